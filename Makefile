@@ -1,0 +1,95 @@
+# netcost - where does a packet's CPU time go?
+#
+#   make            tools + the module for every lab kernel
+#   make demo       set up, then run the stock-vs-RT comparison in the lab
+#   make check      set up, then unit tests and lab tests on all lab kernels
+#   make module KDIR=/lib/modules/$(uname -r)/build   one module, any kernel
+#   make lint       W=1 and sparse (C=2) for every lab kernel, -Werror tools
+#   make dkms-install   install the module with DKMS for a real box
+#
+# The lab kernels and their headers live in $(NETCOST_CACHE), outside the
+# clone, so that every clone on a machine shares one download.
+
+NETCOST_CACHE ?= /var/cache/netcost
+export NETCOST_CACHE
+LAB_KERNELS ?= 6.1 6.1-rt 6.12 6.12-rt
+VERSION := $(shell sed -n 's/^\#define NETCOST_VERSION\t*"\(.*\)"/\1/p' include/uapi/netcost.h)
+BUILD := $(CURDIR)/build
+KERNEL_SRC := Kbuild $(wildcard module/*.c module/*.h include/*.h include/uapi/*.h)
+
+.PHONY: all setup tools modules module check unit lab demo lint sparse clean \
+	dkms-install install bench bench-gen help
+
+all: tools modules
+
+help:
+	@sed -n '2,12s/^# \{0,1\}//p' Makefile
+
+setup:
+	@tests/lab/setup
+
+tools:
+	@$(MAKE) --no-print-directory -C userspace BUILD=$(BUILD)
+
+# Every lab kernel gets its own object tree, build/module/<kernel>/, made
+# of symlinks to the sources, so that the four builds live side by side.
+kdir = $(shell cat $(NETCOST_CACHE)/kernels/$(1)/kdir 2>/dev/null)
+
+modules: $(addprefix module-,$(LAB_KERNELS))
+
+module-%:
+	@kd="$(call kdir,$*)"; \
+	if [ -z "$$kd" ]; then echo "netcost: lab kernel '$*' is not set up: run 'make setup'" >&2; exit 1; fi; \
+	$(MAKE) --no-print-directory module KDIR="$$kd" MODULE_OUT=$(BUILD)/module/$*
+
+# make module KDIR=<headers tree> [MODULE_OUT=dir]
+MODULE_OUT ?= $(BUILD)/module/$(notdir $(patsubst %/build,%,$(patsubst %/,%,$(KDIR))))
+module:
+	@test -n "$(KDIR)" || { echo "usage: make module KDIR=/lib/modules/\$$(uname -r)/build" >&2; exit 2; }
+	@test -f "$(KDIR)/Makefile" || { echo "netcost: no kernel headers at KDIR=$(KDIR)" >&2; exit 1; }
+	@mkdir -p $(MODULE_OUT)
+	@cd $(MODULE_OUT) && for f in $(KERNEL_SRC); do mkdir -p $$(dirname $$f); ln -sf $(CURDIR)/$$f $$f; done
+	$(MAKE) -C $(KDIR) M=$(MODULE_OUT) W=1 $(if $(C),C=$(C)) modules
+	@echo "netcost: built $(MODULE_OUT)/netcost.ko"
+
+lint: tools
+	@for k in $(LAB_KERNELS); do \
+		$(MAKE) --no-print-directory module-$$k C=2 MODULE_OUT=$(BUILD)/lint/$$k 2>&1 | tee $(BUILD)/lint-$$k.log; \
+		if grep -E 'warning:|error:' $(BUILD)/lint-$$k.log; then echo "lint: $$k not clean" >&2; exit 1; fi; \
+	done; echo "lint: W=1 and sparse clean on $(LAB_KERNELS)"
+
+unit: tools
+	@$(MAKE) --no-print-directory -C tests/unit BUILD=$(BUILD)
+
+lab: all
+	@tests/lab/check $(LAB_KERNELS)
+
+check: setup
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory lint
+	@tests/run-all
+
+demo: setup
+	@$(MAKE) --no-print-directory all
+	@tests/lab/demo
+
+bench: bench-gen
+bench-gen: setup tools
+	@bench/gen-vs-iperf3
+
+dkms-install:
+	@command -v dkms >/dev/null || { echo "netcost: dkms-install needs dkms (apt-get install dkms)" >&2; exit 1; }
+	rm -rf /usr/src/netcost-$(VERSION)
+	mkdir -p /usr/src/netcost-$(VERSION)
+	cp -r Kbuild dkms.conf module include /usr/src/netcost-$(VERSION)/
+	dkms add -m netcost -v $(VERSION) || true
+	dkms build -m netcost -v $(VERSION)
+	dkms install -m netcost -v $(VERSION)
+
+install: tools
+	install -D -m 0755 build/bin/netcost $(DESTDIR)/usr/local/sbin/netcost
+	install -D -m 0755 build/bin/netcost-gen $(DESTDIR)/usr/local/bin/netcost-gen
+	install -D -m 0644 Documentation/netcost.8 $(DESTDIR)/usr/local/share/man/man8/netcost.8
+
+clean:
+	rm -rf build

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * netcost_names.h - the names of stages and counters, shared by the module
+ * (which sends them) and the tools (which print and look them up).
+ * The order follows enum netcost_stage and enum netcost_counter.
+ * These names are part of netcost's interface: never rename one.
+ */
+#ifndef _NETCOST_NAMES_H
+#define _NETCOST_NAMES_H
+
+#include "uapi/netcost.h"
+
+#ifndef __maybe_unused
+#define __maybe_unused __attribute__((__unused__))
+#endif
+
+static const char *const netcost_stage_names[] __maybe_unused = {
+	[NETCOST_STAGE_HARDIRQ]		= "hardirq",
+	[NETCOST_STAGE_HARDIRQ_OTHER]	= "hardirq_other",
+	[NETCOST_STAGE_SOFTIRQ_NET_RX]	= "softirq_net_rx",
+	[NETCOST_STAGE_SOFTIRQ_NET_TX]	= "softirq_net_tx",
+	[NETCOST_STAGE_SOFTIRQ_OTHER]	= "softirq_other",
+	[NETCOST_STAGE_IRQ_THREAD]	= "irq_thread",
+	[NETCOST_STAGE_NAPI_POLL]	= "napi_poll",
+	[NETCOST_STAGE_NAPI_POLL_WORK]	= "napi_poll_work",
+	[NETCOST_STAGE_RX_SKB]		= "rx_skb",
+	[NETCOST_STAGE_TX_XMIT]		= "tx_xmit",
+	[NETCOST_STAGE_CTX_SWITCH]	= "ctx_switch",
+	[NETCOST_STAGE_WAKEUP_LATENCY]	= "wakeup_latency",
+	[NETCOST_STAGE_SYSCALL_RX]	= "syscall_rx",
+	[NETCOST_STAGE_SYSCALL_TX]	= "syscall_tx",
+};
+
+static const char *const netcost_counter_names[] __maybe_unused = {
+	[NETCOST_CTR_RX_PACKETS]			= "rx_packets",
+	[NETCOST_CTR_TX_PACKETS]			= "tx_packets",
+	[NETCOST_CTR_NIC_IRQS]				= "nic_irqs",
+	[NETCOST_CTR_CTX_SWITCHES]			= "ctx_switches",
+	[NETCOST_CTR_CTX_SWITCHES_IRQ_THREAD]		= "ctx_switches_irq_thread",
+	[NETCOST_CTR_CTX_SWITCHES_KSOFTIRQD]		= "ctx_switches_ksoftirqd",
+	[NETCOST_CTR_NET_RX_IN_IRQ_EXIT]		= "net_rx_in_irq_exit",
+	[NETCOST_CTR_NET_RX_IN_IRQ_EXIT_CYCLES]		= "net_rx_in_irq_exit_cycles",
+	[NETCOST_CTR_NET_RX_IN_KSOFTIRQD]		= "net_rx_in_ksoftirqd",
+	[NETCOST_CTR_NET_RX_IN_KSOFTIRQD_CYCLES]	= "net_rx_in_ksoftirqd_cycles",
+	[NETCOST_CTR_NET_RX_IN_IRQ_THREAD]		= "net_rx_in_irq_thread",
+	[NETCOST_CTR_NET_RX_IN_IRQ_THREAD_CYCLES]	= "net_rx_in_irq_thread_cycles",
+	[NETCOST_CTR_NET_RX_IN_TASK_BH_ENABLE]		= "net_rx_in_task_bh_enable",
+	[NETCOST_CTR_NET_RX_IN_TASK_BH_ENABLE_CYCLES]	= "net_rx_in_task_bh_enable_cycles",
+	[NETCOST_CTR_NAPI_BUDGET_EXHAUSTED]		= "napi_budget_exhausted",
+	[NETCOST_CTR_TASK_TABLE_FULL]			= "task_table_full",
+	[NETCOST_CTR_PROBE_HITS]			= "probe_hits",
+};
+
+static const char *const netcost_group_names[] __maybe_unused = {
+	"irq", "softirq", "net", "sched", "syscall",
+};
+
+#endif /* _NETCOST_NAMES_H */

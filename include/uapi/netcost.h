@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * netcost - per-stage cycle accounting of the Linux packet path.
+ *
+ * The generic netlink API shared by the netcost module and its tools.
+ * Documentation/netlink/netcost.yaml is the same contract in YNL form;
+ * tests/unit/check-spec keeps the two in agreement.
+ */
+#ifndef _UAPI_NETCOST_H
+#define _UAPI_NETCOST_H
+
+#define NETCOST_GENL_NAME	"netcost"
+#define NETCOST_GENL_VERSION	1
+/* Module and tool release; the tool refuses a module of another one. */
+#define NETCOST_VERSION		"0.1.0"
+
+/*
+ * Histograms are log-linear: values below 2^NETCOST_HIST_SUB_BITS get a
+ * bucket each, then every power of two is split into 2^SUB_BITS buckets.
+ * The last bucket (NETCOST_HIST_BUCKETS - 1) is the overflow bucket for
+ * values of 2^(NETCOST_HIST_MAX_BITS) cycles and more.
+ * include/netcost_hist.h holds the index <-> bound math.
+ */
+#define NETCOST_HIST_SUB_BITS	3
+#define NETCOST_HIST_MAX_BITS	41
+#define NETCOST_HIST_BUCKETS	\
+	(((NETCOST_HIST_MAX_BITS - NETCOST_HIST_SUB_BITS + 1) << NETCOST_HIST_SUB_BITS) + 1)
+
+enum netcost_cmd {
+	NETCOST_CMD_UNSPEC,
+	NETCOST_CMD_INFO,		/* do: module, kernel, config, self-cost */
+	NETCOST_CMD_STATS,		/* dump: one or more messages per CPU */
+	NETCOST_CMD_RESET,		/* do: clear all statistics */
+	NETCOST_CMD_CONFIG_GET,		/* do: the configuration (NETCOST_A_CONFIG) */
+	NETCOST_CMD_CONFIG_SET,		/* do: change the configuration */
+
+	__NETCOST_CMD_MAX,
+	NETCOST_CMD_MAX = __NETCOST_CMD_MAX - 1
+};
+
+enum netcost_attr {
+	NETCOST_A_UNSPEC,
+	NETCOST_A_PAD,
+	NETCOST_A_VERSION,		/* string: NETCOST_VERSION of the module */
+	NETCOST_A_KERNEL,		/* string: kernel release (uname -r) */
+	NETCOST_A_PREEMPT_RT,		/* u8: kernel is PREEMPT_RT */
+	NETCOST_A_THREADIRQS,		/* u8: IRQ handlers are force-threaded */
+	NETCOST_A_TSC_KHZ,		/* u32: get_cycles() rate, kHz */
+	NETCOST_A_NR_CPUS_POSSIBLE,	/* u32 */
+	NETCOST_A_NR_CPUS_ONLINE,	/* u32 */
+	NETCOST_A_PROBE_COST,		/* u32: cycles one probe hit costs */
+	NETCOST_A_HIST_BUCKETS,		/* u32: NETCOST_HIST_BUCKETS */
+	NETCOST_A_HIST_SUB_BITS,	/* u32: NETCOST_HIST_SUB_BITS */
+	NETCOST_A_MEM_PER_CPU,		/* u32: bytes of statistics per CPU */
+	NETCOST_A_RESET_NS,		/* u64: ktime_get_ns() at the last reset */
+	NETCOST_A_NOW_NS,		/* u64: ktime_get_ns() when answering */
+	NETCOST_A_RESET_CYCLES,		/* u64: get_cycles() at the last reset */
+	NETCOST_A_NOW_CYCLES,		/* u64: get_cycles() when answering */
+	NETCOST_A_GENERATION,		/* u32: bumped by every reset */
+	NETCOST_A_CONFIG,		/* nest: enum netcost_cfg_attr */
+	NETCOST_A_HOOK,			/* nest, repeated: enum netcost_hook_attr */
+	NETCOST_A_CPU,			/* u32: the CPU a STATS message is about */
+	NETCOST_A_STAGE,		/* nest, repeated: enum netcost_stage_attr */
+	NETCOST_A_COUNTER,		/* nest, repeated: enum netcost_counter_attr */
+
+	__NETCOST_A_MAX,
+	NETCOST_A_MAX = __NETCOST_A_MAX - 1
+};
+
+enum netcost_cfg_attr {
+	NETCOST_CFG_A_UNSPEC,
+	NETCOST_CFG_A_NIC_IRQS_AUTO,	/* u8: NIC IRQs found by device name */
+	NETCOST_CFG_A_NIC_IRQ,		/* u32, repeated: an explicit NIC IRQ */
+	NETCOST_CFG_A_CPUMASK,		/* string: cpulist of CPUs recorded */
+	NETCOST_CFG_A_GROUPS,		/* u32: NETCOST_GROUP_* bits enabled */
+	NETCOST_CFG_A_RECORDING,	/* u8: 0 pauses all recording */
+
+	__NETCOST_CFG_A_MAX,
+	NETCOST_CFG_A_MAX = __NETCOST_CFG_A_MAX - 1
+};
+
+/* Stage groups: each one is a set of hooks switched on and off together. */
+enum netcost_group {
+	NETCOST_GROUP_IRQ	= 1 << 0,	/* hardirq*, irq_thread */
+	NETCOST_GROUP_SOFTIRQ	= 1 << 1,	/* softirq_*, net_rx_in_* */
+	NETCOST_GROUP_NET	= 1 << 2,	/* napi_poll*, rx_skb, tx_xmit */
+	NETCOST_GROUP_SCHED	= 1 << 3,	/* ctx_switch, wakeup_latency */
+	NETCOST_GROUP_SYSCALL	= 1 << 4,	/* syscall_rx, syscall_tx */
+	NETCOST_GROUP_ALL	= (1 << 5) - 1,
+};
+
+enum netcost_hook_attr {
+	NETCOST_HOOK_A_UNSPEC,
+	NETCOST_HOOK_A_PAD,
+	NETCOST_HOOK_A_NAME,		/* string: tracepoint or symbol name */
+	NETCOST_HOOK_A_KIND,		/* u8: enum netcost_hook_kind */
+	NETCOST_HOOK_A_GROUP,		/* u32: the NETCOST_GROUP_* it serves */
+	NETCOST_HOOK_A_ATTACHED,	/* u8 */
+	NETCOST_HOOK_A_HITS,		/* u64: times it fired */
+
+	__NETCOST_HOOK_A_MAX,
+	NETCOST_HOOK_A_MAX = __NETCOST_HOOK_A_MAX - 1
+};
+
+enum netcost_hook_kind {
+	NETCOST_HOOK_TRACEPOINT,
+	NETCOST_HOOK_KPROBE,
+	NETCOST_HOOK_KRETPROBE,
+};
+
+enum netcost_stage_attr {
+	NETCOST_STAGE_A_UNSPEC,
+	NETCOST_STAGE_A_PAD,
+	NETCOST_STAGE_A_ID,		/* u32: enum netcost_stage */
+	NETCOST_STAGE_A_NAME,		/* string */
+	NETCOST_STAGE_A_UNIT,		/* u8: enum netcost_unit */
+	NETCOST_STAGE_A_COUNT,		/* u64: events (= sum of buckets) */
+	NETCOST_STAGE_A_SUM,		/* u64: total, in the unit */
+	NETCOST_STAGE_A_MIN_VAL,	/* u64: smallest event */
+	NETCOST_STAGE_A_MAX_VAL,	/* u64: largest event */
+	NETCOST_STAGE_A_BUCKET,		/* nest, repeated: non-empty buckets */
+
+	__NETCOST_STAGE_A_MAX,
+	NETCOST_STAGE_A_MAX = __NETCOST_STAGE_A_MAX - 1
+};
+
+enum netcost_bucket_attr {
+	NETCOST_BUCKET_A_UNSPEC,
+	NETCOST_BUCKET_A_PAD,
+	NETCOST_BUCKET_A_LO,		/* u64: lowest value, inclusive */
+	NETCOST_BUCKET_A_HI,		/* u64: highest value, inclusive */
+	NETCOST_BUCKET_A_COUNT,		/* u64 */
+
+	__NETCOST_BUCKET_A_MAX,
+	NETCOST_BUCKET_A_MAX = __NETCOST_BUCKET_A_MAX - 1
+};
+
+enum netcost_counter_attr {
+	NETCOST_COUNTER_A_UNSPEC,
+	NETCOST_COUNTER_A_PAD,
+	NETCOST_COUNTER_A_ID,		/* u32: enum netcost_counter */
+	NETCOST_COUNTER_A_NAME,		/* string */
+	NETCOST_COUNTER_A_VALUE,	/* u64 */
+
+	__NETCOST_COUNTER_A_MAX,
+	NETCOST_COUNTER_A_MAX = __NETCOST_COUNTER_A_MAX - 1
+};
+
+enum netcost_unit {
+	NETCOST_UNIT_CYCLES,
+	NETCOST_UNIT_PACKETS,
+};
+
+/*
+ * A STATS dump sends, for every recorded CPU, one or more messages that
+ * carry NETCOST_A_CPU.  A stage whose buckets do not fit in one message
+ * continues in the next one: the fragment repeats ID, NAME, UNIT, COUNT,
+ * SUM, MIN_VAL and MAX_VAL (all taken from one consistent copy) and carries the
+ * following buckets.  Readers merge fragments by (cpu, stage id).
+ */
+enum netcost_stage {
+	NETCOST_STAGE_HARDIRQ,		/* NIC IRQ primary handler */
+	NETCOST_STAGE_HARDIRQ_OTHER,	/* every other primary handler */
+	NETCOST_STAGE_SOFTIRQ_NET_RX,	/* NET_RX run, net of nested hardirqs */
+	NETCOST_STAGE_SOFTIRQ_NET_TX,	/* NET_TX run, net of nested hardirqs */
+	NETCOST_STAGE_SOFTIRQ_OTHER,	/* other vectors, net of hardirqs */
+	NETCOST_STAGE_IRQ_THREAD,	/* threaded handler run of a NIC IRQ */
+	NETCOST_STAGE_NAPI_POLL,	/* one NAPI poll, cycles */
+	NETCOST_STAGE_NAPI_POLL_WORK,	/* one NAPI poll, packets */
+	NETCOST_STAGE_RX_SKB,		/* one packet into the stack */
+	NETCOST_STAGE_TX_XMIT,		/* one packet through the driver */
+	NETCOST_STAGE_CTX_SWITCH,	/* sched_switch -> next task runs */
+	NETCOST_STAGE_WAKEUP_LATENCY,	/* IRQ thread/ksoftirqd waking -> on CPU */
+	NETCOST_STAGE_SYSCALL_RX,	/* recvfrom/recvmsg/recvmmsg, net */
+	NETCOST_STAGE_SYSCALL_TX,	/* sendto/sendmsg/sendmmsg, net */
+
+	__NETCOST_STAGE_MAX,
+	NETCOST_STAGE_MAX = __NETCOST_STAGE_MAX - 1
+};
+
+enum netcost_counter {
+	NETCOST_CTR_RX_PACKETS,
+	NETCOST_CTR_TX_PACKETS,
+	NETCOST_CTR_NIC_IRQS,
+	NETCOST_CTR_CTX_SWITCHES,
+	NETCOST_CTR_CTX_SWITCHES_IRQ_THREAD,
+	NETCOST_CTR_CTX_SWITCHES_KSOFTIRQD,
+	NETCOST_CTR_NET_RX_IN_IRQ_EXIT,
+	NETCOST_CTR_NET_RX_IN_IRQ_EXIT_CYCLES,
+	NETCOST_CTR_NET_RX_IN_KSOFTIRQD,
+	NETCOST_CTR_NET_RX_IN_KSOFTIRQD_CYCLES,
+	NETCOST_CTR_NET_RX_IN_IRQ_THREAD,
+	NETCOST_CTR_NET_RX_IN_IRQ_THREAD_CYCLES,
+	NETCOST_CTR_NET_RX_IN_TASK_BH_ENABLE,
+	NETCOST_CTR_NET_RX_IN_TASK_BH_ENABLE_CYCLES,
+	NETCOST_CTR_NAPI_BUDGET_EXHAUSTED,
+	NETCOST_CTR_TASK_TABLE_FULL,
+	NETCOST_CTR_PROBE_HITS,
+
+	__NETCOST_CTR_MAX,
+	NETCOST_CTR_MAX = __NETCOST_CTR_MAX - 1
+};
+
+#endif /* _UAPI_NETCOST_H */

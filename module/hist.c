@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hist.c - per-CPU log-linear histograms and counters: record, copy, reset.
+ *
+ * Writers are the probes of one CPU, which may nest (a hardirq probe can
+ * interrupt a softirq probe).  Every update is a single this_cpu
+ * operation, so nesting never loses an increment; a stage's event count
+ * is the sum of its buckets, so count and buckets always agree.  Each
+ * histogram carries a sequence number, odd while an update runs, which
+ * lets the netlink reader on another CPU take a consistent copy without
+ * a lock (the retry loop of nc_hist_copy(), after osnoise's
+ * get_int_safe_duration()).  No netlink here.
+ */
+#include <linux/cpu.h>
+#include <linux/ktime.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+
+#include "netcost.h"
+#include "netcost_hist.h"
+
+struct nc_hist __percpu *nc_hists[__NETCOST_STAGE_MAX];
+struct nc_counters __percpu *nc_ctrs;
+atomic_t nc_generation = ATOMIC_INIT(0);
+u64 nc_reset_ns;		/* ns, ktime_get_ns() */
+u64 nc_reset_cycles;		/* cycles */
+
+/* Which group a stage belongs to: disabled groups record nothing. */
+static const u32 nc_stage_group[__NETCOST_STAGE_MAX] = {
+	[NETCOST_STAGE_HARDIRQ]		= NETCOST_GROUP_IRQ,
+	[NETCOST_STAGE_HARDIRQ_OTHER]	= NETCOST_GROUP_IRQ,
+	[NETCOST_STAGE_SOFTIRQ_NET_RX]	= NETCOST_GROUP_SOFTIRQ,
+	[NETCOST_STAGE_SOFTIRQ_NET_TX]	= NETCOST_GROUP_SOFTIRQ,
+	[NETCOST_STAGE_SOFTIRQ_OTHER]	= NETCOST_GROUP_SOFTIRQ,
+	[NETCOST_STAGE_IRQ_THREAD]	= NETCOST_GROUP_IRQ,
+	[NETCOST_STAGE_NAPI_POLL]	= NETCOST_GROUP_NET,
+	[NETCOST_STAGE_NAPI_POLL_WORK]	= NETCOST_GROUP_NET,
+	[NETCOST_STAGE_RX_SKB]		= NETCOST_GROUP_NET,
+	[NETCOST_STAGE_TX_XMIT]		= NETCOST_GROUP_NET,
+	[NETCOST_STAGE_CTX_SWITCH]	= NETCOST_GROUP_SCHED,
+	[NETCOST_STAGE_WAKEUP_LATENCY]	= NETCOST_GROUP_SCHED,
+	[NETCOST_STAGE_SYSCALL_RX]	= NETCOST_GROUP_SYSCALL,
+	[NETCOST_STAGE_SYSCALL_TX]	= NETCOST_GROUP_SYSCALL,
+};
+
+/* nc_recording - whether this CPU records now (config: on, CPU in mask) */
+static inline bool nc_recording(void)
+{
+	return READ_ONCE(nc_cfg.recording) &&
+	       cpumask_test_cpu(smp_processor_id(), nc_cfg.cpus);
+}
+
+/*
+ * nc_record - add one event of @value to @stage on this CPU.
+ * Called from probes, in any context, with preemption disabled.
+ */
+void nc_record(enum netcost_stage stage, u64 value)
+{
+	struct nc_hist __percpu *h;
+	u64 old, prev;
+
+	if (!(READ_ONCE(nc_cfg.groups) & nc_stage_group[stage]) || !nc_recording())
+		return;
+
+	h = nc_hists[stage];
+	this_cpu_inc(h->seq);
+	smp_wmb();	/* seq odd before the data moves */
+	this_cpu_inc(h->buckets[netcost_hist_index(value)]);
+	this_cpu_add(h->sum, value);
+
+	old = this_cpu_read(h->min_inv);
+	while (~value > old) {
+		prev = this_cpu_cmpxchg(h->min_inv, old, ~value);
+		if (prev == old)
+			break;
+		old = prev;
+	}
+	old = this_cpu_read(h->max);
+	while (value > old) {
+		prev = this_cpu_cmpxchg(h->max, old, value);
+		if (prev == old)
+			break;
+		old = prev;
+	}
+	smp_wmb();	/* data in place before seq turns even */
+	this_cpu_inc(h->seq);
+}
+
+/* nc_count - add @n to counter @ctr on this CPU */
+void nc_count(enum netcost_counter ctr, u64 n)
+{
+	if (!nc_recording())
+		return;
+	this_cpu_add(nc_ctrs->counters[ctr], n);
+}
+
+/*
+ * nc_hist_copy - take a consistent copy of one histogram of another CPU.
+ * Retries while a writer runs; after 16 tries it keeps the last copy,
+ * which is at worst one event off in sum/min/max (never in the buckets).
+ */
+static void nc_hist_copy(const struct nc_hist *src, struct nc_hist *dst)
+{
+	int tries = 16;
+	u32 s1, s2;
+
+	do {
+		s1 = READ_ONCE(src->seq);
+		smp_rmb();
+		memcpy(dst, src, sizeof(*dst));
+		smp_rmb();
+		s2 = READ_ONCE(src->seq);
+	} while ((s1 != s2 || (s1 & 1)) && --tries);
+}
+
+/* nc_stats_copy - copy one CPU's statistics for the netlink reader */
+void nc_stats_copy(int cpu, struct nc_cpu_stats *dst)
+{
+	const struct nc_counters *src = per_cpu_ptr(nc_ctrs, cpu);
+	int i;
+
+	for (i = 0; i < __NETCOST_STAGE_MAX; i++)
+		nc_hist_copy(per_cpu_ptr(nc_hists[i], cpu), &dst->hist[i]);
+	for (i = 0; i < __NETCOST_CTR_MAX; i++)
+		dst->c.counters[i] = READ_ONCE(src->counters[i]);
+	dst->c.self_cycles = READ_ONCE(src->self_cycles);
+	dst->c.self_samples = READ_ONCE(src->self_samples);
+}
+
+/*
+ * nc_stats_reset_cpu - clear this CPU's statistics, from an IPI so that
+ * no probe of this CPU runs halfway through an update meanwhile, except
+ * a task-context probe the IPI interrupted: that one can leave one event
+ * in sum/min/max without its bucket, never a bucket without its count.
+ */
+static void nc_stats_reset_cpu(void *unused)
+{
+	int i;
+
+	for (i = 0; i < __NETCOST_STAGE_MAX; i++) {
+		struct nc_hist *h = this_cpu_ptr(nc_hists[i]);
+		u32 seq = h->seq;
+
+		memset(h, 0, sizeof(*h));
+		h->seq = seq + 2;
+	}
+	memset(this_cpu_ptr(nc_ctrs)->counters, 0, sizeof(nc_ctrs->counters));
+}
+
+/* nc_stats_reset - clear every CPU's statistics (process context) */
+void nc_stats_reset(void)
+{
+	int cpu;
+
+	atomic_inc(&nc_generation);
+	cpus_read_lock();
+	on_each_cpu(nc_stats_reset_cpu, NULL, 1);
+	/* offline CPUs run no probes: clear them directly */
+	for_each_possible_cpu(cpu) {
+		int i;
+
+		if (cpu_online(cpu))
+			continue;
+		for (i = 0; i < __NETCOST_STAGE_MAX; i++)
+			memset(per_cpu_ptr(nc_hists[i], cpu), 0, sizeof(struct nc_hist));
+		memset(per_cpu_ptr(nc_ctrs, cpu)->counters, 0, sizeof(nc_ctrs->counters));
+	}
+	cpus_read_unlock();
+	WRITE_ONCE(nc_reset_ns, ktime_get_ns());
+	WRITE_ONCE(nc_reset_cycles, get_cycles());
+	atomic_inc(&nc_generation);
+}
+
+/*
+ * nc_probe_cost - mean cycles of a sampled probe body over all CPUs,
+ * the overhead netcost adds to every hook it fires.
+ */
+u32 nc_probe_cost(void)
+{
+	u64 cycles = 0, samples = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		cycles += READ_ONCE(per_cpu_ptr(nc_ctrs, cpu)->self_cycles);
+		samples += READ_ONCE(per_cpu_ptr(nc_ctrs, cpu)->self_samples);
+	}
+	return samples ? (u32)div64_u64(cycles, samples) : 0;
+}
+
+/* nc_stats_init - allocate the per-CPU statistics, zeroed */
+int nc_stats_init(void)
+{
+	int i;
+
+	nc_ctrs = alloc_percpu(struct nc_counters);
+	if (!nc_ctrs)
+		return -ENOMEM;
+	for (i = 0; i < __NETCOST_STAGE_MAX; i++) {
+		nc_hists[i] = alloc_percpu(struct nc_hist);
+		if (!nc_hists[i])
+			goto err_free;
+	}
+	nc_reset_ns = ktime_get_ns();
+	nc_reset_cycles = get_cycles();
+	return 0;
+
+err_free:
+	nc_stats_exit();
+	return -ENOMEM;
+}
+
+/* nc_stats_exit - free them; every probe is gone by now */
+void nc_stats_exit(void)
+{
+	int i;
+
+	for (i = 0; i < __NETCOST_STAGE_MAX; i++) {
+		free_percpu(nc_hists[i]);
+		nc_hists[i] = NULL;
+	}
+	free_percpu(nc_ctrs);
+	nc_ctrs = NULL;
+}

@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hooks.c - every place netcost attaches to, in one table.
+ *
+ * Debian exports almost no tracepoint for register_trace_*(), so they
+ * are looked up by name with for_each_kernel_tracepoint() and attached
+ * with tracepoint_probe_register().  Where no tracepoint exists, a kprobe
+ * or kretprobe is used; its symbol is tried under each name the compiler
+ * may have given it.  Hooks are attached and detached by stage group
+ * (CONFIG command); a hook several groups need stays while any of them is
+ * on.  Callers hold the netlink config mutex (or are init/exit).
+ */
+#include <linux/kprobes.h>
+#include <linux/percpu.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+#include <net/genetlink.h>
+
+#include "netcost.h"
+
+struct nc_hook {
+	const char *name;		/* tracepoint name, or NULL */
+	const char *const syms[5];	/* k(ret)probe: symbols to try */
+	enum netcost_hook_kind kind;
+	u32 groups;			/* attached while one of them is on */
+	void *probe;			/* tracepoint probe function */
+	kprobe_pre_handler_t kp_handler;
+	kretprobe_handler_t krp_entry;
+	kretprobe_handler_t krp_ret;
+	size_t krp_data;		/* bytes of per-instance data */
+	struct tracepoint *tp;
+	struct kprobe kp;
+	struct kretprobe krp;
+	const char *sym;		/* the symbol that registered */
+	bool attached;
+	bool failed;			/* last attach failed (name kept) */
+	u64 __percpu *hits;
+};
+
+#define NC_G_ALL	NETCOST_GROUP_ALL
+
+#define NC_TP(_name, _groups, _probe) \
+	{ .name = _name, .kind = NETCOST_HOOK_TRACEPOINT, .groups = _groups, \
+	  .probe = _probe }
+#define NC_KRP(_groups, _entry, _ret, _data, ...) \
+	{ .syms = { __VA_ARGS__, NULL }, .kind = NETCOST_HOOK_KRETPROBE, \
+	  .groups = _groups, .krp_entry = _entry, .krp_ret = _ret, \
+	  .krp_data = _data }
+#define NC_KP(_groups, _handler, ...) \
+	{ .syms = { __VA_ARGS__, NULL }, .kind = NETCOST_HOOK_KPROBE, \
+	  .groups = _groups, .kp_handler = _handler }
+
+static struct nc_hook nc_hooks[] = {
+	/* hardirq time is subtracted from every other stage */
+	NC_TP("irq_handler_entry", NC_G_ALL, nc_tp_irq_handler_entry),
+	NC_TP("irq_handler_exit", NC_G_ALL, nc_tp_irq_handler_exit),
+	NC_KRP(NETCOST_GROUP_IRQ, nc_krp_irq_thread_entry, nc_krp_irq_thread_ret,
+	       sizeof(struct nc_irq_thread_run), "irq_forced_thread_fn"),
+	NC_KRP(NETCOST_GROUP_IRQ, nc_krp_irq_thread_entry, nc_krp_irq_thread_ret,
+	       sizeof(struct nc_irq_thread_run), "irq_thread_fn"),
+	/* tells a softirq run from irq_exit() from one at local_bh_enable() */
+	NC_KRP(NETCOST_GROUP_SOFTIRQ, nc_krp_irq_exit_entry, nc_krp_irq_exit_ret,
+	       0, "irq_exit_rcu"),
+	/* softirq time is subtracted from system calls; NET_RX opens NAPI */
+	NC_TP("softirq_entry", NETCOST_GROUP_SOFTIRQ | NETCOST_GROUP_NET |
+	      NETCOST_GROUP_SYSCALL, nc_tp_softirq_entry),
+	NC_TP("softirq_exit", NETCOST_GROUP_SOFTIRQ | NETCOST_GROUP_NET |
+	      NETCOST_GROUP_SYSCALL, nc_tp_softirq_exit),
+	NC_TP("napi_poll", NETCOST_GROUP_NET, nc_tp_napi_poll),
+	NC_TP("netif_receive_skb_entry", NETCOST_GROUP_NET, nc_tp_rx_entry),
+	NC_TP("napi_gro_receive_entry", NETCOST_GROUP_NET, nc_tp_rx_entry),
+	NC_TP("netif_rx_entry", NETCOST_GROUP_NET, nc_tp_rx_entry),
+	NC_TP("netif_receive_skb_exit", NETCOST_GROUP_NET, nc_tp_rx_exit),
+	NC_TP("napi_gro_receive_exit", NETCOST_GROUP_NET, nc_tp_rx_exit),
+	NC_TP("netif_rx_exit", NETCOST_GROUP_NET, nc_tp_rx_exit),
+	NC_TP("net_dev_start_xmit", NETCOST_GROUP_NET, nc_tp_start_xmit),
+	NC_TP("net_dev_xmit", NETCOST_GROUP_NET, nc_tp_xmit),
+	/* frames pause while their task is off CPU: needed by all */
+	NC_TP("sched_switch", NC_G_ALL, nc_tp_sched_switch),
+	NC_TP("sched_waking", NETCOST_GROUP_SCHED, nc_tp_sched_waking),
+	NC_KP(NETCOST_GROUP_SCHED, nc_kp_finish_task_switch,
+	      NC_FINISH_TASK_SWITCH_NAMES),
+	NC_TP("sys_enter", NETCOST_GROUP_SYSCALL, nc_tp_sys_enter),
+	NC_TP("sys_exit", NETCOST_GROUP_SYSCALL, nc_tp_sys_exit),
+};
+
+/* nc_probe_begin - count a hit of @hook; time one in 256 per CPU */
+u64 nc_probe_begin(void *hook)
+{
+	struct nc_hook *h = hook;
+
+	if (h)
+		this_cpu_inc(*h->hits);
+	if (this_cpu_inc_return(nc_ctrs->counters[NETCOST_CTR_PROBE_HITS]) & 255)
+		return 0;
+	return get_cycles();
+}
+
+/* nc_probe_end - close the sample nc_probe_begin() opened, if any */
+void nc_probe_end(u64 t0)
+{
+	if (!t0)
+		return;
+	this_cpu_add(nc_ctrs->self_cycles, get_cycles() - t0);
+	this_cpu_inc(nc_ctrs->self_samples);
+}
+
+/* nc_kp_hook / nc_krp_hook - the table entry behind a k(ret)probe */
+void *nc_kp_hook(struct kprobe *p)
+{
+	return container_of(p, struct nc_hook, kp);
+}
+
+void *nc_krp_hook(struct kretprobe_instance *ri)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+
+	return rp ? container_of(rp, struct nc_hook, krp) : NULL;
+}
+
+static void nc_tp_lookup(struct tracepoint *tp, void *priv)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++) {
+		if (nc_hooks[i].name && !strcmp(tp->name, nc_hooks[i].name))
+			nc_hooks[i].tp = tp;
+	}
+}
+
+static int nc_hook_attach_kprobe(struct nc_hook *h)
+{
+	int i, err = -ENOENT;
+
+	for (i = 0; h->syms[i]; i++) {
+		if (h->kind == NETCOST_HOOK_KPROBE) {
+			memset(&h->kp, 0, sizeof(h->kp));
+			h->kp.symbol_name = h->syms[i];
+			h->kp.pre_handler = h->kp_handler;
+			err = register_kprobe(&h->kp);
+		} else {
+			memset(&h->krp, 0, sizeof(h->krp));
+			h->krp.kp.symbol_name = h->syms[i];
+			h->krp.entry_handler = h->krp_entry;
+			h->krp.handler = h->krp_ret;
+			h->krp.data_size = h->krp_data;
+			h->krp.maxactive = 4 * num_possible_cpus() + 16;
+			err = register_kretprobe(&h->krp);
+		}
+		if (!err) {
+			h->sym = h->syms[i];
+			return 0;
+		}
+	}
+	return err;
+}
+
+static int nc_hook_attach(struct nc_hook *h)
+{
+	int err;
+
+	if (h->kind == NETCOST_HOOK_TRACEPOINT) {
+		if (!h->tp)
+			return -ENOENT;
+		err = tracepoint_probe_register(h->tp, h->probe, h);
+	} else {
+		err = nc_hook_attach_kprobe(h);
+	}
+	h->failed = !!err;
+	if (!err)
+		h->attached = true;
+	return err;
+}
+
+static void nc_hook_detach(struct nc_hook *h)
+{
+	if (!h->attached)
+		return;
+	if (h->kind == NETCOST_HOOK_TRACEPOINT)
+		tracepoint_probe_unregister(h->tp, h->probe, h);
+	else if (h->kind == NETCOST_HOOK_KPROBE)
+		unregister_kprobe(&h->kp);
+	else
+		unregister_kretprobe(&h->krp);
+	h->attached = false;
+}
+
+static const char *nc_hook_name(const struct nc_hook *h)
+{
+	return h->name ? h->name : (h->sym ? h->sym : h->syms[0]);
+}
+
+/* nc_hook_attached - whether the hook of that name is attached now */
+bool nc_hook_attached(const char *name)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++) {
+		if (!strcmp(nc_hook_name(&nc_hooks[i]), name) ||
+		    (nc_hooks[i].syms[0] && !strcmp(nc_hooks[i].syms[0], name)))
+			return nc_hooks[i].attached;
+	}
+	return false;
+}
+
+/* nc_frames_reset - forget open frames after hooks came or went */
+static void nc_frames_reset(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct nc_cpu *c = per_cpu_ptr(&nc_cpu, cpu);
+
+		WRITE_ONCE(c->hardirq_start, 0);
+		WRITE_ONCE(c->switch_start, 0);
+		WRITE_ONCE(c->irq_exit_depth, 0);
+		WRITE_ONCE(c->softirq.depth, 0);
+		WRITE_ONCE(c->napi.depth, 0);
+		WRITE_ONCE(c->rx.depth, 0);
+		WRITE_ONCE(c->tx.depth, 0);
+	}
+}
+
+/*
+ * nc_hooks_apply - attach the hooks @groups need and detach the others.
+ * A hook that does not exist on this kernel is skipped (INFO shows it);
+ * the tracepoints every group relies on must attach, or this fails.
+ */
+int nc_hooks_apply(u32 groups)
+{
+	bool changed = false;
+	int i, err;
+
+	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++) {
+		struct nc_hook *h = &nc_hooks[i];
+
+		if (!(h->groups & groups) && h->attached) {
+			nc_hook_detach(h);
+			changed = true;
+		}
+	}
+	if (changed)
+		tracepoint_synchronize_unregister();
+
+	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++) {
+		struct nc_hook *h = &nc_hooks[i];
+
+		if (!(h->groups & groups) || h->attached)
+			continue;
+		err = nc_hook_attach(h);
+		if (err && h->groups == NC_G_ALL) {
+			pr_err("netcost: cannot attach %s: %d\n", nc_hook_name(h), err);
+			return err;
+		}
+		if (err)
+			pr_info("netcost: %s not available (%d), its stage stays empty\n",
+				nc_hook_name(h), err);
+		changed = true;
+	}
+	if (changed)
+		nc_frames_reset();
+	return 0;
+}
+
+/* nc_hooks_init - find the tracepoints by name and allocate hit counters */
+int nc_hooks_init(void)
+{
+	int i;
+
+	for_each_kernel_tracepoint(nc_tp_lookup, NULL);
+	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++) {
+		nc_hooks[i].hits = alloc_percpu(u64);
+		if (!nc_hooks[i].hits)
+			goto err_free_hits;
+	}
+	return 0;
+
+err_free_hits:
+	while (i--)
+		free_percpu(nc_hooks[i].hits);
+	return -ENOMEM;
+}
+
+/*
+ * nc_hooks_exit - detach everything, wait until no probe runs any more,
+ * then free.  After this, no probe can touch netcost's memory.
+ */
+void nc_hooks_exit(void)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++)
+		nc_hook_detach(&nc_hooks[i]);
+	tracepoint_synchronize_unregister();
+	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++)
+		free_percpu(nc_hooks[i].hits);
+}
+
+/* nc_hooks_size - room for the NETCOST_A_HOOK nests of INFO */
+size_t nc_hooks_size(void)
+{
+	return ARRAY_SIZE(nc_hooks) *
+	       (nla_total_size(0) +			/* NETCOST_A_HOOK */
+		nla_total_size(KSYM_NAME_LEN) +		/* NETCOST_HOOK_A_NAME */
+		nla_total_size(sizeof(u8)) +		/* NETCOST_HOOK_A_KIND */
+		nla_total_size(sizeof(u32)) +		/* NETCOST_HOOK_A_GROUP */
+		nla_total_size(sizeof(u8)) +		/* NETCOST_HOOK_A_ATTACHED */
+		nla_total_size_64bit(sizeof(u64)));	/* NETCOST_HOOK_A_HITS */
+}
+
+static int nc_hook_put(struct sk_buff *skb, const struct nc_hook *h)
+{
+	struct nlattr *nest;
+	u64 hits = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		hits += *per_cpu_ptr(h->hits, cpu);
+
+	nest = nla_nest_start(skb, NETCOST_A_HOOK);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_string(skb, NETCOST_HOOK_A_NAME, nc_hook_name(h)) ||
+	    nla_put_u8(skb, NETCOST_HOOK_A_KIND, h->kind) ||
+	    nla_put_u32(skb, NETCOST_HOOK_A_GROUP, h->groups) ||
+	    nla_put_u8(skb, NETCOST_HOOK_A_ATTACHED, h->attached) ||
+	    nla_put_u64_64bit(skb, NETCOST_HOOK_A_HITS, hits, NETCOST_HOOK_A_PAD)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* nc_hooks_put - one NETCOST_A_HOOK nest per hook */
+int nc_hooks_put(struct sk_buff *skb)
+{
+	int i, err;
+
+	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++) {
+		err = nc_hook_put(skb, &nc_hooks[i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c - netcost: where does a packet's CPU time go?
+ *
+ * Init and exit only, in dependency order; exit is the exact reverse:
+ *   statistics -> task table -> NIC IRQ names -> hooks -> netlink family.
+ * On unload the family goes first (no command can reach what follows),
+ * then every probe, then tracepoint_synchronize_unregister() (inside
+ * nc_hooks_exit()), and only then is anything freed.
+ */
+#include <linux/fs.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "netcost.h"
+
+struct nc_config nc_cfg = {
+	.groups		= NETCOST_GROUP_ALL,
+	.recording	= true,
+	.nic_irqs_auto	= true,
+};
+
+bool nc_threadirqs;
+bool nc_open_read;
+module_param_named(open_read, nc_open_read, bool, 0644);
+MODULE_PARM_DESC(open_read, "let users without CAP_NET_ADMIN read timings (a side channel)");
+
+/*
+ * nc_detect_threadirqs - whether IRQ handlers are force-threaded.  Always
+ * on PREEMPT_RT; on stock kernels only with "threadirqs" on the command
+ * line.  The kernel exports neither force_irqthreads_key nor
+ * saved_command_line, so read /proc/cmdline.
+ */
+static bool nc_detect_threadirqs(void)
+{
+	struct file *f;
+	loff_t pos = 0;
+	bool found = false;
+	char *buf, *tok, *p;
+	ssize_t n;
+
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		return true;
+	buf = kzalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!buf)
+		return false;
+	f = filp_open("/proc/cmdline", O_RDONLY, 0);
+	if (IS_ERR(f))
+		goto out;
+	n = kernel_read(f, buf, PAGE_SIZE - 1, &pos);
+	filp_close(f, NULL);
+	if (n <= 0)
+		goto out;
+	p = buf;
+	while ((tok = strsep(&p, " \n")) && !found)
+		found = !strcmp(tok, "threadirqs");
+out:
+	kfree(buf);
+	return found;
+}
+
+static int __init netcost_init(void)
+{
+	int err;
+
+	err = nc_stats_init();
+	if (err)
+		return err;
+	err = nc_tasks_init();
+	if (err)
+		goto err_stats;
+	if (!alloc_cpumask_var(&nc_cfg.cpus, GFP_KERNEL)) {
+		err = -ENOMEM;
+		goto err_tasks;
+	}
+	cpumask_copy(nc_cfg.cpus, cpu_possible_mask);
+	nc_threadirqs = nc_detect_threadirqs();
+
+	err = nc_irq_init();
+	if (err)
+		goto err_cpumask;
+	err = nc_hooks_init();
+	if (err)
+		goto err_irq;
+	err = nc_hooks_apply(nc_cfg.groups);
+	if (err)
+		goto err_hooks;
+	err = nc_netlink_init();
+	if (err)
+		goto err_hooks;
+
+	pr_info("netcost %s: loaded (%s%s, tsc %u kHz)\n", NETCOST_VERSION,
+		IS_ENABLED(CONFIG_PREEMPT_RT) ? "PREEMPT_RT" : "stock",
+		!IS_ENABLED(CONFIG_PREEMPT_RT) && nc_threadirqs ? "+threadirqs" : "",
+		tsc_khz);
+	return 0;
+
+err_hooks:
+	nc_hooks_exit();
+err_irq:
+	nc_irq_exit();
+err_cpumask:
+	free_cpumask_var(nc_cfg.cpus);
+err_tasks:
+	nc_tasks_exit();
+err_stats:
+	nc_stats_exit();
+	return err;
+}
+
+static void __exit netcost_exit(void)
+{
+	nc_netlink_exit();
+	nc_hooks_exit();
+	nc_irq_exit();
+	free_cpumask_var(nc_cfg.cpus);
+	nc_tasks_exit();
+	nc_stats_exit();
+	pr_info("netcost: unloaded\n");
+}
+
+module_init(netcost_init);
+module_exit(netcost_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("the netcost developers");
+MODULE_DESCRIPTION("netcost: per-stage cycle accounting of the packet path");
+MODULE_VERSION(NETCOST_VERSION);

@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * netcost.h - what the parts of the module share.
+ *
+ * The data path: probes (probes_*.c) time each stage with get_cycles(),
+ * net of nested work, and record it with nc_record() into per-CPU
+ * histograms (hist.c); netlink.c copies them out for the tool.
+ *
+ * Nesting: every CPU keeps two monotonic totals, the cycles spent in
+ * hardirq handlers (hard_total) and the net cycles spent in softirqs
+ * (soft_total).  A frame - one open stage run - snapshots the totals it
+ * must exclude when it starts and subtracts their growth when it ends, so
+ * that time in a nested interrupt is charged once, to the interrupt.  A
+ * frame whose owner task is switched out (PREEMPT_RT runs softirqs and
+ * IRQ handlers in preemptible threads) stops the clock until it runs
+ * again.  Frames that live in a task (system calls, IRQ thread runs)
+ * are kept in the task table (tasks.c) because the task can migrate.
+ */
+#ifndef _NETCOST_H
+#define _NETCOST_H
+
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/types.h>
+#include <asm/timex.h>
+
+#include "uapi/netcost.h"
+
+/* ---- configuration (netlink.c owns it, probes read it) ---- */
+
+struct nc_config {
+	u32 groups;			/* NETCOST_GROUP_* attached */
+	bool recording;
+	bool nic_irqs_auto;
+	unsigned long *nic_irqs;	/* bitmap, nr_irqs bits: explicit list */
+	cpumask_var_t cpus;		/* CPUs recorded */
+};
+
+extern struct nc_config nc_cfg;
+extern bool nc_threadirqs;
+extern bool nc_open_read;
+
+/* ---- per-CPU statistics (hist.c) ---- */
+
+struct nc_hist {
+	u32 seq;			/* odd while an update runs */
+	u64 sum;			/* in the stage's unit */
+	u64 min_inv;			/* ~min: zeroed memory = no event yet */
+	u64 max;
+	u64 buckets[NETCOST_HIST_BUCKETS];
+};
+
+struct nc_counters {
+	u64 counters[__NETCOST_CTR_MAX];
+	u64 self_cycles;		/* cycles: sampled probe bodies */
+	u64 self_samples;
+};
+
+/*
+ * One percpu allocation per stage: a single one for all stages would
+ * pass the percpu allocator's 32 KiB limit (PCPU_MIN_UNIT_SIZE).
+ */
+extern struct nc_hist __percpu *nc_hists[__NETCOST_STAGE_MAX];
+extern struct nc_counters __percpu *nc_ctrs;
+
+/* A copy of one CPU's statistics, for the netlink reader. */
+struct nc_cpu_stats {
+	struct nc_hist hist[__NETCOST_STAGE_MAX];
+	struct nc_counters c;
+};
+extern atomic_t nc_generation;
+extern u64 nc_reset_ns;
+extern u64 nc_reset_cycles;
+
+int nc_stats_init(void);
+void nc_stats_exit(void);
+void nc_stats_reset(void);
+void nc_record(enum netcost_stage stage, u64 value);
+void nc_count(enum netcost_counter ctr, u64 n);
+void nc_stats_copy(int cpu, struct nc_cpu_stats *dst);
+u32 nc_probe_cost(void);
+
+/* ---- per-CPU probe state (probes_*.c) ---- */
+
+struct nc_frame {
+	struct task_struct *owner;	/* task the frame runs in */
+	u64 start;			/* cycles */
+	u64 excl;			/* cycles to subtract */
+	u64 hard_snap;			/* hard_total when last resumed */
+	u64 out_at;			/* cycles: owner switched out, or 0 */
+	int depth;			/* 0 = no frame open */
+};
+
+enum nc_softirq_ctx {
+	NC_IN_IRQ_EXIT,
+	NC_IN_KSOFTIRQD,
+	NC_IN_IRQ_THREAD,
+	NC_IN_TASK_BH_ENABLE,
+};
+
+struct nc_cpu {
+	u64 hard_total;			/* cycles in hardirq handlers */
+	u64 soft_total;			/* net cycles in softirqs */
+	u64 hardirq_start;		/* cycles, 0 = none open */
+	int hardirq_irq;
+	bool hardirq_nic;
+	int irq_exit_depth;		/* inside irq_exit_rcu() */
+	struct nc_frame softirq;
+	unsigned int softirq_vec;
+	enum nc_softirq_ctx softirq_ctx;
+	struct nc_frame napi;		/* from NET_RX start or the last poll */
+	struct nc_frame rx;
+	struct nc_frame tx;
+	u64 switch_start;		/* cycles at sched_switch, 0 = none */
+};
+
+DECLARE_PER_CPU(struct nc_cpu, nc_cpu);
+
+static inline struct nc_cpu *this_nc_cpu(void)
+{
+	return this_cpu_ptr(&nc_cpu);
+}
+
+static inline u64 nc_now(void)
+{
+	return get_cycles();
+}
+
+void nc_frame_begin(struct nc_frame *f, struct nc_cpu *c, u64 now);
+u64 nc_frame_end(struct nc_frame *f, struct nc_cpu *c, u64 now);
+void nc_frames_switch(struct nc_cpu *c, struct task_struct *prev,
+		      struct task_struct *next, u64 now);
+
+/* ---- task table (tasks.c) ---- */
+
+enum nc_task_kind {
+	NC_TASK_OTHER,
+	NC_TASK_IRQ_THREAD,
+	NC_TASK_KSOFTIRQD,
+};
+
+#define NC_FRAME_SYSCALL	BIT(0)
+#define NC_FRAME_IRQ_THREAD	BIT(1)
+
+struct nc_task {
+	struct task_struct *task;	/* key; NULL = free slot */
+	pid_t pid;
+	struct_group(state,
+		u32 frames;		/* NC_FRAME_* open */
+		u64 waking;		/* cycles at sched_waking, or 0 */
+		u64 out_at;		/* cycles: switched out, or 0 */
+		u64 hard_snap;		/* CPU totals when last resumed */
+		u64 soft_snap;
+		u64 sys_start;		/* cycles */
+		u64 sys_excl;		/* cycles: nested irq, softirq, off-CPU */
+		int sys_dir;		/* stage of the open syscall */
+		u64 thr_excl;		/* cycles: nested hardirq, off-CPU */
+	);
+};
+
+int nc_tasks_init(void);
+void nc_tasks_exit(void);
+enum nc_task_kind nc_task_kind(const struct task_struct *p);
+struct nc_task *nc_task_find(struct task_struct *p);
+struct nc_task *nc_task_get(struct task_struct *p);
+void nc_task_put(struct nc_task *t);
+void nc_task_settle(struct nc_task *t, struct nc_cpu *c);
+void nc_task_switch(struct nc_cpu *c, struct task_struct *prev,
+		    struct task_struct *next, u64 now);
+
+/* ---- hooks (hooks.c) ---- */
+
+int nc_hooks_init(void);
+int nc_hooks_apply(u32 groups);
+void nc_hooks_exit(void);
+struct sk_buff;
+int nc_hooks_put(struct sk_buff *skb);
+size_t nc_hooks_size(void);
+bool nc_hook_attached(const char *name);
+
+/*
+ * nc_probe_begin/end - count a hit of a hook and, for one hit in 256 per
+ * CPU, time the probe body: the self-cost that INFO reports.  @hook is
+ * the tracepoint probe's data, or nc_kp_hook()/nc_krp_hook().
+ */
+u64 nc_probe_begin(void *hook);
+void nc_probe_end(u64 t0);
+struct kprobe;
+struct kretprobe_instance;
+void *nc_kp_hook(struct kprobe *p);
+void *nc_krp_hook(struct kretprobe_instance *ri);
+
+/* ---- probes ---- */
+
+int nc_irq_init(void);
+unsigned int nc_irq_max(void);
+void nc_irq_exit(void);
+bool nc_irq_is_nic(int irq, const char *name);
+void nc_irq_config_changed(void);
+
+/* tracepoint probes: (void *data, tracepoint args...) */
+struct irqaction;
+struct napi_struct;
+struct net_device;
+struct pt_regs;
+void nc_tp_irq_handler_entry(void *data, int irq, struct irqaction *action);
+void nc_tp_irq_handler_exit(void *data, int irq, struct irqaction *action,
+			    int ret);
+void nc_tp_softirq_entry(void *data, unsigned int vec);
+void nc_tp_softirq_exit(void *data, unsigned int vec);
+void nc_tp_napi_poll(void *data, struct napi_struct *napi, int work,
+		     int budget);
+void nc_tp_rx_entry(void *data, const struct sk_buff *skb);
+void nc_tp_rx_exit(void *data, int ret);
+void nc_tp_start_xmit(void *data, const struct sk_buff *skb,
+		      const struct net_device *dev);
+void nc_tp_xmit(void *data, struct sk_buff *skb, int rc,
+		struct net_device *dev, unsigned int skb_len);
+void nc_tp_sched_switch(void *data, bool preempt, struct task_struct *prev,
+			struct task_struct *next, unsigned int prev_state);
+void nc_tp_sched_waking(void *data, struct task_struct *p);
+void nc_tp_sys_enter(void *data, struct pt_regs *regs, long id);
+void nc_tp_sys_exit(void *data, struct pt_regs *regs, long ret);
+
+int nc_kp_finish_task_switch(struct kprobe *p, struct pt_regs *regs);
+int nc_krp_irq_thread_entry(struct kretprobe_instance *ri, struct pt_regs *regs);
+int nc_krp_irq_thread_ret(struct kretprobe_instance *ri, struct pt_regs *regs);
+int nc_krp_irq_exit_entry(struct kretprobe_instance *ri, struct pt_regs *regs);
+int nc_krp_irq_exit_ret(struct kretprobe_instance *ri, struct pt_regs *regs);
+
+struct nc_irq_thread_run {
+	u64 start;			/* cycles: the run's start time */
+	int irq;
+};
+
+/* ---- netlink (netlink.c) ---- */
+
+int nc_netlink_init(void);
+void nc_netlink_exit(void);
+
+#endif /* _NETCOST_H */

@@ -1,0 +1,539 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * netlink.c - the "netcost" generic netlink family.
+ *
+ *   INFO	do	module, kernel, clock, config, hooks, self-cost
+ *   STATS	dump	per-CPU stages and counters, several messages per CPU
+ *   RESET	do	clear the statistics
+ *   CONFIG_GET	do	the configuration
+ *   CONFIG_SET	do	NIC IRQs, CPUs, stage groups, recording
+ *
+ * Documentation/netlink/netcost.yaml is the API contract.  Policies are
+ * strict.  Cycle timings are a side channel: STATS and CONFIG_GET need
+ * CAP_NET_ADMIN unless the module was loaded with open_read=1; RESET and
+ * CONFIG_SET always do.  One mutex, taken in pre_doit, serialises the
+ * commands that change state.
+ */
+#include <linux/cpumask.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/utsname.h>
+#include <net/genetlink.h>
+#include <asm/tsc.h>
+
+#include "netcost.h"
+#include "netcost_hist.h"
+#include "netcost_names.h"
+
+static DEFINE_MUTEX(nc_mutex);
+static struct genl_family nc_family;
+
+unsigned int nc_irq_max(void);
+
+static const struct nla_policy nc_cfg_policy[NETCOST_CFG_A_MAX + 1] = {
+	[NETCOST_CFG_A_NIC_IRQS_AUTO]	= NLA_POLICY_MAX(NLA_U8, 1),
+	[NETCOST_CFG_A_NIC_IRQ]		= { .type = NLA_U32 },
+	[NETCOST_CFG_A_CPUMASK]		= { .type = NLA_NUL_STRING, .len = 4096 },
+	[NETCOST_CFG_A_GROUPS]		= NLA_POLICY_MASK(NLA_U32, NETCOST_GROUP_ALL),
+	[NETCOST_CFG_A_RECORDING]	= NLA_POLICY_MAX(NLA_U8, 1),
+};
+
+static const struct nla_policy nc_policy[NETCOST_A_MAX + 1] = {
+	[NETCOST_A_CONFIG]		= NLA_POLICY_NESTED(nc_cfg_policy),
+};
+
+/* nc_may_read - whether the sender may read timings */
+static bool nc_may_read(const struct sk_buff *skb)
+{
+	return READ_ONCE(nc_open_read) || netlink_capable(skb, CAP_NET_ADMIN);
+}
+
+/* ---- CONFIG nest ---- */
+
+static size_t nc_config_size(void)
+{
+	return nla_total_size(0) +				/* NETCOST_A_CONFIG */
+	       nla_total_size(sizeof(u8)) +			/* _NIC_IRQS_AUTO */
+	       nc_irq_max() * nla_total_size(sizeof(u32)) +	/* _NIC_IRQ */
+	       nla_total_size(4096) +				/* _CPUMASK */
+	       nla_total_size(sizeof(u32)) +			/* _GROUPS */
+	       nla_total_size(sizeof(u8));			/* _RECORDING */
+}
+
+static int nc_config_put(struct sk_buff *msg)
+{
+	struct nlattr *nest;
+	char *cpus;
+	int irq;
+
+	cpus = kasprintf(GFP_KERNEL, "%*pbl", cpumask_pr_args(nc_cfg.cpus));
+	if (!cpus)
+		return -ENOMEM;
+	nest = nla_nest_start(msg, NETCOST_A_CONFIG);
+	if (!nest)
+		goto err_free;
+	if (nla_put_u8(msg, NETCOST_CFG_A_NIC_IRQS_AUTO, nc_cfg.nic_irqs_auto) ||
+	    nla_put_string(msg, NETCOST_CFG_A_CPUMASK, cpus) ||
+	    nla_put_u32(msg, NETCOST_CFG_A_GROUPS, nc_cfg.groups) ||
+	    nla_put_u8(msg, NETCOST_CFG_A_RECORDING, nc_cfg.recording))
+		goto err_cancel;
+	for_each_set_bit(irq, nc_cfg.nic_irqs, nc_irq_max()) {
+		if (nla_put_u32(msg, NETCOST_CFG_A_NIC_IRQ, irq))
+			goto err_cancel;
+	}
+	nla_nest_end(msg, nest);
+	kfree(cpus);
+	return 0;
+
+err_cancel:
+	nla_nest_cancel(msg, nest);
+err_free:
+	kfree(cpus);
+	return -EMSGSIZE;
+}
+
+/* ---- INFO ---- */
+
+static size_t nc_info_size(void)
+{
+	return nla_total_size(sizeof(NETCOST_VERSION)) +	/* VERSION */
+	       nla_total_size(__NEW_UTS_LEN + 1) +		/* KERNEL */
+	       nla_total_size(sizeof(u8)) +			/* PREEMPT_RT */
+	       nla_total_size(sizeof(u8)) +			/* THREADIRQS */
+	       nla_total_size(sizeof(u32)) +			/* TSC_KHZ */
+	       nla_total_size(sizeof(u32)) +			/* NR_CPUS_POSSIBLE */
+	       nla_total_size(sizeof(u32)) +			/* NR_CPUS_ONLINE */
+	       nla_total_size(sizeof(u32)) +			/* PROBE_COST */
+	       nla_total_size(sizeof(u32)) +			/* HIST_BUCKETS */
+	       nla_total_size(sizeof(u32)) +			/* HIST_SUB_BITS */
+	       nla_total_size(sizeof(u32)) +			/* MEM_PER_CPU */
+	       4 * nla_total_size_64bit(sizeof(u64)) +		/* RESET/NOW NS/CYCLES */
+	       nla_total_size(sizeof(u32)) +			/* GENERATION */
+	       nc_config_size() +				/* CONFIG */
+	       nc_hooks_size();					/* HOOK */
+}
+
+static int nc_info_fill(struct sk_buff *msg, const struct genl_info *info,
+			u8 cmd, bool with_hooks)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(msg, info->snd_portid, info->snd_seq, &nc_family, 0, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_string(msg, NETCOST_A_VERSION, NETCOST_VERSION) ||
+	    nla_put_string(msg, NETCOST_A_KERNEL, init_utsname()->release) ||
+	    nla_put_u8(msg, NETCOST_A_PREEMPT_RT, IS_ENABLED(CONFIG_PREEMPT_RT)) ||
+	    nla_put_u8(msg, NETCOST_A_THREADIRQS, nc_threadirqs) ||
+	    nla_put_u32(msg, NETCOST_A_TSC_KHZ, tsc_khz) ||
+	    nla_put_u32(msg, NETCOST_A_NR_CPUS_POSSIBLE, num_possible_cpus()) ||
+	    nla_put_u32(msg, NETCOST_A_NR_CPUS_ONLINE, num_online_cpus()) ||
+	    nla_put_u32(msg, NETCOST_A_PROBE_COST, nc_probe_cost()) ||
+	    nla_put_u32(msg, NETCOST_A_HIST_BUCKETS, NETCOST_HIST_BUCKETS) ||
+	    nla_put_u32(msg, NETCOST_A_HIST_SUB_BITS, NETCOST_HIST_SUB_BITS) ||
+	    nla_put_u32(msg, NETCOST_A_MEM_PER_CPU,
+			sizeof(struct nc_cpu_stats) + sizeof(struct nc_cpu)) ||
+	    nla_put_u64_64bit(msg, NETCOST_A_RESET_NS, READ_ONCE(nc_reset_ns),
+			      NETCOST_A_PAD) ||
+	    nla_put_u64_64bit(msg, NETCOST_A_NOW_NS, ktime_get_ns(), NETCOST_A_PAD) ||
+	    nla_put_u64_64bit(msg, NETCOST_A_RESET_CYCLES, READ_ONCE(nc_reset_cycles),
+			      NETCOST_A_PAD) ||
+	    nla_put_u64_64bit(msg, NETCOST_A_NOW_CYCLES, get_cycles(), NETCOST_A_PAD) ||
+	    nla_put_u32(msg, NETCOST_A_GENERATION, atomic_read(&nc_generation)))
+		goto err_cancel;
+	if (nc_config_put(msg))
+		goto err_cancel;
+	if (with_hooks && nc_hooks_put(msg))
+		goto err_cancel;
+	genlmsg_end(msg, hdr);
+	return 0;
+
+err_cancel:
+	genlmsg_cancel(msg, hdr);
+	return -EMSGSIZE;
+}
+
+static int nc_reply_info(struct genl_info *info, u8 cmd, bool with_hooks)
+{
+	struct sk_buff *msg;
+	int err;
+
+	msg = genlmsg_new(nc_info_size(), GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	err = nc_info_fill(msg, info, cmd, with_hooks);
+	if (err) {
+		NL_SET_ERR_MSG_MOD(info->extack, "reply does not fit");
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+static int nc_cmd_info(struct sk_buff *skb, struct genl_info *info)
+{
+	return nc_reply_info(info, NETCOST_CMD_INFO, true);
+}
+
+/* ---- RESET and CONFIG ---- */
+
+static int nc_cmd_reset(struct sk_buff *skb, struct genl_info *info)
+{
+	nc_stats_reset();
+	return 0;
+}
+
+static int nc_cmd_config_get(struct sk_buff *skb, struct genl_info *info)
+{
+	if (!nc_may_read(skb)) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "reading netcost needs CAP_NET_ADMIN (or module parameter open_read=1)");
+		return -EPERM;
+	}
+	return nc_reply_info(info, NETCOST_CMD_CONFIG_GET, false);
+}
+
+/*
+ * nc_cmd_config_set - validate every attribute first, then apply, so that
+ * a rejected request changes nothing.
+ */
+static int nc_cmd_config_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[NETCOST_CFG_A_MAX + 1];
+	struct netlink_ext_ack *extack = info->extack;
+	cpumask_var_t cpus = NULL;
+	struct nlattr *attr;
+	bool have_irqs = false;
+	int rem, err;
+
+	if (!info->attrs[NETCOST_A_CONFIG]) {
+		NL_SET_ERR_MSG_MOD(extack, "CONFIG_SET needs a NETCOST_A_CONFIG nest");
+		return -EINVAL;
+	}
+	err = nla_parse_nested(tb, NETCOST_CFG_A_MAX, info->attrs[NETCOST_A_CONFIG],
+			       nc_cfg_policy, extack);
+	if (err)
+		return err;
+
+	nla_for_each_nested(attr, info->attrs[NETCOST_A_CONFIG], rem) {
+		if (nla_type(attr) != NETCOST_CFG_A_NIC_IRQ)
+			continue;
+		if (nla_get_u32(attr) >= nc_irq_max()) {
+			NL_SET_ERR_MSG_ATTR(extack, attr, "no such IRQ number");
+			return -EINVAL;
+		}
+		have_irqs = true;
+	}
+	if (have_irqs && tb[NETCOST_CFG_A_NIC_IRQS_AUTO] &&
+	    nla_get_u8(tb[NETCOST_CFG_A_NIC_IRQS_AUTO])) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[NETCOST_CFG_A_NIC_IRQS_AUTO],
+				    "give either automatic NIC IRQs or a list, not both");
+		return -EINVAL;
+	}
+	if (tb[NETCOST_CFG_A_CPUMASK]) {
+		if (!zalloc_cpumask_var(&cpus, GFP_KERNEL))
+			return -ENOMEM;
+		if (cpulist_parse(nla_data(tb[NETCOST_CFG_A_CPUMASK]), cpus)) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[NETCOST_CFG_A_CPUMASK],
+					    "not a CPU list (like 0-3,8)");
+			err = -EINVAL;
+			goto out;
+		}
+		if (!cpumask_intersects(cpus, cpu_possible_mask)) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[NETCOST_CFG_A_CPUMASK],
+					    "the CPU list names no CPU of this machine");
+			err = -EINVAL;
+			goto out;
+		}
+	}
+
+	if (tb[NETCOST_CFG_A_GROUPS]) {
+		u32 groups = nla_get_u32(tb[NETCOST_CFG_A_GROUPS]);
+
+		err = nc_hooks_apply(groups);
+		if (err) {
+			NL_SET_ERR_MSG_MOD(extack, "cannot attach the hooks of these groups");
+			goto out;
+		}
+		WRITE_ONCE(nc_cfg.groups, groups);
+	}
+	if (have_irqs) {
+		bitmap_zero(nc_cfg.nic_irqs, nc_irq_max());
+		nla_for_each_nested(attr, info->attrs[NETCOST_A_CONFIG], rem) {
+			if (nla_type(attr) == NETCOST_CFG_A_NIC_IRQ)
+				set_bit(nla_get_u32(attr), nc_cfg.nic_irqs);
+		}
+		WRITE_ONCE(nc_cfg.nic_irqs_auto, false);
+	} else if (tb[NETCOST_CFG_A_NIC_IRQS_AUTO]) {
+		WRITE_ONCE(nc_cfg.nic_irqs_auto,
+			   !!nla_get_u8(tb[NETCOST_CFG_A_NIC_IRQS_AUTO]));
+	}
+	nc_irq_config_changed();
+	if (cpus)
+		cpumask_copy(nc_cfg.cpus, cpus);
+	if (tb[NETCOST_CFG_A_RECORDING])
+		WRITE_ONCE(nc_cfg.recording, !!nla_get_u8(tb[NETCOST_CFG_A_RECORDING]));
+	err = 0;
+out:
+	free_cpumask_var(cpus);
+	return err;
+}
+
+/* ---- STATS dump ---- */
+
+/*
+ * The dump copies one CPU at a time into its context and sends the copy,
+ * so that every fragment of a stage comes from one consistent copy.
+ * cb->args: [0] CPU being sent (-1 before the first), [1] stage,
+ * [2] bucket, [3] counter, [4] copy valid, [5] the context.
+ */
+struct nc_dump {
+	struct nc_cpu_stats copy;
+};
+
+static int nc_stats_start(struct netlink_callback *cb)
+{
+	struct nc_dump *d;
+
+	if (!nc_may_read(cb->skb)) {
+		NL_SET_ERR_MSG_MOD(cb->extack,
+				   "reading netcost needs CAP_NET_ADMIN (or module parameter open_read=1)");
+		return -EPERM;
+	}
+	d = kvzalloc(sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return -ENOMEM;
+	cb->args[0] = -1;
+	cb->args[5] = (long)d;
+	return 0;
+}
+
+static int nc_stats_done(struct netlink_callback *cb)
+{
+	kvfree((void *)cb->args[5]);
+	return 0;
+}
+
+static int nc_bucket_put(struct sk_buff *skb, u32 i, u64 count)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, NETCOST_STAGE_A_BUCKET);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u64_64bit(skb, NETCOST_BUCKET_A_LO, netcost_hist_lo(i),
+			      NETCOST_BUCKET_A_PAD) ||
+	    nla_put_u64_64bit(skb, NETCOST_BUCKET_A_HI, netcost_hist_hi(i),
+			      NETCOST_BUCKET_A_PAD) ||
+	    nla_put_u64_64bit(skb, NETCOST_BUCKET_A_COUNT, count,
+			      NETCOST_BUCKET_A_PAD)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/*
+ * nc_stage_put - one stage, from bucket *@bucket on.  Returns 0 when the
+ * stage is complete; -EAGAIN when a fragment went out and *@bucket is
+ * where the next one starts; -EMSGSIZE when nothing went out.
+ */
+static int nc_stage_put(struct sk_buff *skb, int id, const struct nc_hist *h,
+			long *bucket)
+{
+	struct nlattr *nest;
+	u64 count = 0;
+	u32 i;
+
+	for (i = 0; i < NETCOST_HIST_BUCKETS; i++)
+		count += h->buckets[i];
+
+	nest = nla_nest_start(skb, NETCOST_A_STAGE);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, NETCOST_STAGE_A_ID, id) ||
+	    nla_put_string(skb, NETCOST_STAGE_A_NAME, netcost_stage_names[id]) ||
+	    nla_put_u8(skb, NETCOST_STAGE_A_UNIT, id == NETCOST_STAGE_NAPI_POLL_WORK ?
+		       NETCOST_UNIT_PACKETS : NETCOST_UNIT_CYCLES) ||
+	    nla_put_u64_64bit(skb, NETCOST_STAGE_A_COUNT, count, NETCOST_STAGE_A_PAD) ||
+	    nla_put_u64_64bit(skb, NETCOST_STAGE_A_SUM, h->sum, NETCOST_STAGE_A_PAD) ||
+	    nla_put_u64_64bit(skb, NETCOST_STAGE_A_MIN_VAL, count ? ~h->min_inv : 0,
+			      NETCOST_STAGE_A_PAD) ||
+	    nla_put_u64_64bit(skb, NETCOST_STAGE_A_MAX_VAL, h->max, NETCOST_STAGE_A_PAD)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	for (i = *bucket; i < NETCOST_HIST_BUCKETS; i++) {
+		if (!h->buckets[i])
+			continue;
+		if (nc_bucket_put(skb, i, h->buckets[i])) {
+			nla_nest_end(skb, nest);
+			*bucket = i;
+			return -EAGAIN;
+		}
+	}
+	nla_nest_end(skb, nest);
+	*bucket = 0;
+	return 0;
+}
+
+static int nc_counter_put(struct sk_buff *skb, int id, u64 value)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, NETCOST_A_COUNTER);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, NETCOST_COUNTER_A_ID, id) ||
+	    nla_put_string(skb, NETCOST_COUNTER_A_NAME, netcost_counter_names[id]) ||
+	    nla_put_u64_64bit(skb, NETCOST_COUNTER_A_VALUE, value, NETCOST_COUNTER_A_PAD)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/*
+ * nc_stats_fill - one message about the CPU in cb->args[0], continuing
+ * where the last one stopped.  Returns 0 once the CPU is complete,
+ * -EAGAIN when the message is full, -EMSGSIZE when nothing fitted.
+ */
+static int nc_stats_fill(struct sk_buff *skb, struct netlink_callback *cb,
+			 const struct nc_cpu_stats *s)
+{
+	bool progress = false;
+	void *hdr;
+	int err;
+
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &nc_family, NLM_F_MULTI, NETCOST_CMD_STATS);
+	if (!hdr)
+		return -EMSGSIZE;
+	genl_dump_check_consistent(cb, hdr);
+	if (nla_put_u32(skb, NETCOST_A_CPU, cb->args[0]))
+		goto err_cancel;
+
+	for (; cb->args[1] < __NETCOST_STAGE_MAX; cb->args[1]++) {
+		err = nc_stage_put(skb, cb->args[1], &s->hist[cb->args[1]], &cb->args[2]);
+		if (err == -EAGAIN) {
+			progress = true;
+			goto full;
+		}
+		if (err)
+			goto full;
+		progress = true;
+	}
+	for (; cb->args[3] < __NETCOST_CTR_MAX; cb->args[3]++) {
+		if (nc_counter_put(skb, cb->args[3], s->c.counters[cb->args[3]]))
+			goto full;
+		progress = true;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+
+full:
+	if (!progress)
+		goto err_cancel;
+	genlmsg_end(skb, hdr);
+	return -EAGAIN;
+
+err_cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+static int nc_stats_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct nc_dump *d = (void *)cb->args[5];
+	int err;
+
+	cb->seq = atomic_read(&nc_generation);
+	for (;;) {
+		if (!cb->args[4]) {
+			int cpu = cpumask_next(cb->args[0], cpu_possible_mask);
+
+			if (cpu >= nr_cpu_ids)
+				return skb->len;
+			nc_stats_copy(cpu, &d->copy);
+			cb->args[0] = cpu;
+			cb->args[1] = 0;
+			cb->args[2] = 0;
+			cb->args[3] = 0;
+			cb->args[4] = 1;
+		}
+		err = nc_stats_fill(skb, cb, &d->copy);
+		if (err == -EAGAIN)
+			return skb->len;
+		if (err)
+			return skb->len ? skb->len : err;
+		cb->args[4] = 0;
+	}
+}
+
+/* ---- family ---- */
+
+static int nc_pre_doit(const struct nc_genl_hook_ops *ops, struct sk_buff *skb,
+		       struct genl_info *info)
+{
+	mutex_lock(&nc_mutex);
+	return 0;
+}
+
+static void nc_post_doit(const struct nc_genl_hook_ops *ops, struct sk_buff *skb,
+			 struct genl_info *info)
+{
+	mutex_unlock(&nc_mutex);
+}
+
+static const struct genl_ops nc_ops[] = {
+	{
+		.cmd	= NETCOST_CMD_INFO,
+		.doit	= nc_cmd_info,
+	},
+	{
+		.cmd	= NETCOST_CMD_STATS,
+		.start	= nc_stats_start,
+		.dumpit	= nc_stats_dumpit,
+		.done	= nc_stats_done,
+	},
+	{
+		.cmd	= NETCOST_CMD_RESET,
+		.doit	= nc_cmd_reset,
+		.flags	= GENL_ADMIN_PERM,
+	},
+	{
+		.cmd	= NETCOST_CMD_CONFIG_GET,
+		.doit	= nc_cmd_config_get,
+	},
+	{
+		.cmd	= NETCOST_CMD_CONFIG_SET,
+		.doit	= nc_cmd_config_set,
+		.flags	= GENL_ADMIN_PERM,
+	},
+};
+
+static struct genl_family nc_family __ro_after_init = {
+	.name		= NETCOST_GENL_NAME,
+	.version	= NETCOST_GENL_VERSION,
+	.maxattr	= NETCOST_A_MAX,
+	.policy		= nc_policy,
+	.netnsok	= false,
+	.pre_doit	= nc_pre_doit,
+	.post_doit	= nc_post_doit,
+	.module		= THIS_MODULE,
+	.ops		= nc_ops,
+	.n_ops		= ARRAY_SIZE(nc_ops),
+};
+
+int nc_netlink_init(void)
+{
+	return genl_register_family(&nc_family);
+}
+
+void nc_netlink_exit(void)
+{
+	genl_unregister_family(&nc_family);
+}
