@@ -305,17 +305,22 @@ size_t nc_hooks_size(void)
 		nla_total_size(sizeof(u8)) +		/* NETCOST_HOOK_A_KIND */
 		nla_total_size(sizeof(u32)) +		/* NETCOST_HOOK_A_GROUP */
 		nla_total_size(sizeof(u8)) +		/* NETCOST_HOOK_A_ATTACHED */
-		nla_total_size_64bit(sizeof(u64)));	/* NETCOST_HOOK_A_HITS */
+		nla_total_size_64bit(sizeof(u64)) +	/* NETCOST_HOOK_A_HITS */
+		nla_total_size_64bit(sizeof(u64)));	/* NETCOST_HOOK_A_MISSED */
 }
 
 static int nc_hook_put(struct sk_buff *skb, const struct nc_hook *h)
 {
 	struct nlattr *nest;
-	u64 hits = 0;
+	u64 hits = 0, missed = 0;
 	int cpu;
 
 	for_each_possible_cpu(cpu)
 		hits += *per_cpu_ptr(h->hits, cpu);
+	if (h->attached && h->kind == NETCOST_HOOK_KPROBE)
+		missed = h->kp.nmissed;
+	else if (h->attached && h->kind == NETCOST_HOOK_KRETPROBE)
+		missed = h->krp.nmissed + h->krp.kp.nmissed;
 
 	nest = nla_nest_start(skb, NETCOST_A_HOOK);
 	if (!nest)
@@ -324,7 +329,8 @@ static int nc_hook_put(struct sk_buff *skb, const struct nc_hook *h)
 	    nla_put_u8(skb, NETCOST_HOOK_A_KIND, h->kind) ||
 	    nla_put_u32(skb, NETCOST_HOOK_A_GROUP, h->groups) ||
 	    nla_put_u8(skb, NETCOST_HOOK_A_ATTACHED, h->attached) ||
-	    nla_put_u64_64bit(skb, NETCOST_HOOK_A_HITS, hits, NETCOST_HOOK_A_PAD)) {
+	    nla_put_u64_64bit(skb, NETCOST_HOOK_A_HITS, hits, NETCOST_HOOK_A_PAD) ||
+	    nla_put_u64_64bit(skb, NETCOST_HOOK_A_MISSED, missed, NETCOST_HOOK_A_PAD)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}

@@ -15,8 +15,8 @@
  * the run (and also shows as net_rx_in_irq_thread).
  *
  * NIC IRQs, by default, are those whose action name is a network
- * device's name ("eth0"), or starts with it or its parent device's name
- * and a dash ("eth0-rx-0", "virtio0-input.0").  The names come from a
+ * device's or its parent device's name ("eth0", "virtio0"), or starts
+ * with one of them and a dash ("eth0-rx-0", "virtio0-input.0").  The names come from a
  * netdevice notifier; the verdict is cached per IRQ.
  */
 #include <linux/bitmap.h>
@@ -43,13 +43,13 @@ static unsigned long *nc_irq_known;	/* nr_irqs bits: verdict cached */
 static unsigned long *nc_irq_nic;	/* nr_irqs bits: the verdict */
 static unsigned int nc_nr_irqs;
 
-static bool nc_prefix_dash(const char *action, const char *dev, bool exact_ok)
+static bool nc_name_is(const char *action, const char *dev)
 {
 	size_t n = strlen(dev);
 
 	if (!n || strncmp(action, dev, n))
 		return false;
-	return action[n] == '-' || (exact_ok && !action[n]);
+	return action[n] == '-' || !action[n];
 }
 
 /* nc_irq_classify - whether an action name belongs to a network device */
@@ -63,8 +63,8 @@ static bool nc_irq_classify(const char *action)
 	for (i = 0; i < NC_MAX_NETDEVS && !nic; i++) {
 		if (!nc_names[i].dev)
 			continue;
-		nic = nc_prefix_dash(action, nc_names[i].name, true) ||
-		      nc_prefix_dash(action, nc_names[i].parent, false);
+		nic = nc_name_is(action, nc_names[i].name) ||
+		      nc_name_is(action, nc_names[i].parent);
 	}
 	raw_spin_unlock_irqrestore(&nc_names_lock, flags);
 	return nic;

@@ -97,6 +97,7 @@ enum netcost_hook_attr {
 	NETCOST_HOOK_A_GROUP,		/* u32: the NETCOST_GROUP_* it serves */
 	NETCOST_HOOK_A_ATTACHED,	/* u8 */
 	NETCOST_HOOK_A_HITS,		/* u64: times it fired */
+	NETCOST_HOOK_A_MISSED,		/* u64: k(ret)probe hits the kernel dropped */
 
 	__NETCOST_HOOK_A_MAX,
 	NETCOST_HOOK_A_MAX = __NETCOST_HOOK_A_MAX - 1

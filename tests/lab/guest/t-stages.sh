@@ -1,0 +1,98 @@
+#!/bin/sh
+# t-stages.sh - (guest) run a UDP load across the lab wire and keep the
+# kernel's own counters and netcost's, before and after, for the host's
+# check-stages to compare.  Then unload under load, and try an
+# unprivileged reader.  Prints TAP lines for what it checks itself.
+#
+#   10.0.0.1 eth0 (root ns: netcost-gen send) ==wire== eth1 10.0.0.2 (ns: sink)
+#
+# usage: t-stages.sh OUTDIR [SECONDS] [PPS]
+out=${1:-/mnt/out}
+secs=${2:-5}
+rate=${3:-0}
+mkdir -p "$out"
+. /lab/lib.sh
+notok() { not_ok "$@"; }
+
+# wait_for CMD... - poll until CMD succeeds, at most ~10 s
+wait_for() {
+	i=0
+	until "$@"; do
+		i=$((i + 1))
+		[ $i -gt 100 ] && return 1
+		sleep 0.1
+	done
+}
+
+# snap WHEN - netcost's counters, sandwiched between two reads of the
+# kernel's own: whatever lands inside the dump shows in the difference
+# of the two /proc reads, which bounds the comparison on the host.
+snap() {
+	cat /proc/interrupts > "$out/interrupts.$1.0"
+	cat /proc/softirqs > "$out/softirqs.$1.0"
+	cat $T/events/kprobes/nc_ref_thr/hist > "$out/threads.$1.0" 2> /dev/null
+	netcost dump -j > "$out/$1.json"
+	cat /proc/interrupts > "$out/interrupts.$1.1"
+	cat /proc/softirqs > "$out/softirqs.$1.1"
+	cat $T/events/kprobes/nc_ref_thr/hist > "$out/threads.$1.1" 2> /dev/null
+	in-ns cat /proc/net/snmp > "$out/snmp.$1"
+	in-ns cat /proc/net/dev > "$out/netdev.$1"
+}
+
+# The kernel's own count of threaded-handler runs, for irq_thread: an
+# ftrace kprobe event with a per-CPU hist trigger (tracefs, not netcost).
+T=/sys/kernel/tracing
+[ -e $T/kprobe_events ] || mount -t tracefs nodev $T
+echo 'p:nc_ref_thr irq_forced_thread_fn' >> $T/kprobe_events &&
+	echo 'hist:keys=common_cpu,common_pid.execname' > $T/events/kprobes/nc_ref_thr/trigger ||
+	notok "ftrace kprobe event on irq_forced_thread_fn"
+
+if lsmod | grep -q '^netcost '; then rmmod netcost; fi
+if insmod /lib/netcost/netcost.ko; then ok "insmod netcost.ko"; else notok "insmod netcost.ko"; exit 1; fi
+netcost info -j > "$out/info.json" 2> "$out/info.err" || notok "netcost info"
+
+rm -f /tmp/ready
+in-ns netcost-gen sink -p 9000 --idle-timeout 2 -l $((secs + 30)) -j -q \
+	--ready-file /tmp/ready > "$out/sink.json" 2> "$out/sink.err" &
+sink=$!
+wait_for test -s /tmp/ready || notok "sink did not come up"
+
+netcost reset
+snap before
+netcost-gen send -H 10.0.0.2 -p 9000 -m 18 -l "$secs" -r "$rate" -j -q \
+	--report-wait 0 > "$out/send.json" 2> "$out/send.err"
+wait $sink
+snap after
+if [ -s "$out/after.json" ]; then ok "netcost dump -j after $secs s of UDP"; else notok "netcost dump -j"; fi
+
+# An unprivileged reader gets EPERM, and the tool says why (exit 4).
+su user -c "netcost dump" > "$out/user.out" 2> "$out/user.err"
+rc=$?
+if [ $rc -eq 4 ] && grep -qi 'permission' "$out/user.err"; then
+	ok "unprivileged dump refused: $(head -1 "$out/user.err")"
+else
+	notok "unprivileged dump: rc=$rc, $(head -1 "$out/user.err")"
+fi
+su user -c "netcost reset" > /dev/null 2> "$out/user-reset.err"
+rc=$?
+if [ $rc -eq 4 ]; then ok "unprivileged reset refused"; else notok "unprivileged reset: rc=$rc"; fi
+
+# Unload while packets flow: wait until the NIC is interrupting, then rmmod.
+nic_irqs() { awk '/eth[0-9]|virtio[0-9]+-input/ { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i } END { print s + 0 }' /proc/interrupts; }
+rm -f /tmp/ready
+in-ns netcost-gen sink -p 9001 --idle-timeout 2 -l 30 -q --ready-file /tmp/ready > /dev/null 2>&1 &
+sink=$!
+wait_for test -s /tmp/ready
+netcost-gen send -H 10.0.0.2 -p 9001 -m 18 -l 4 -q --report-wait 0 > /dev/null 2>&1 &
+send=$!
+base=$(nic_irqs)
+wait_for [ "$(nic_irqs)" -gt $((base + 50)) ]
+if rmmod netcost; then ok "rmmod under load (NIC irqs $base -> $(nic_irqs))"; else notok "rmmod under load"; fi
+wait $send
+wait $sink
+if lsmod | grep -q '^netcost '; then notok "module still loaded"; fi
+if insmod /lib/netcost/netcost.ko && rmmod netcost; then ok "insmod/rmmod again after unload under load"; else notok "reload"; fi
+echo '!hist:keys=common_cpu,common_pid.execname' > $T/events/kprobes/nc_ref_thr/trigger
+echo '-:nc_ref_thr' >> $T/kprobe_events
+dmesg > "$out/dmesg"
+if grep -qE 'WARNING|BUG|Oops|scheduling while atomic' "$out/dmesg"; then notok "dmesg clean"; else ok "dmesg clean"; fi

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_cmdline.c - the netcost command line, ethtool test-cmdline style: a
+ * table of { expected exit status, "arguments" } run against the built
+ * binary in a subprocess.  Usage mistakes are 2, bad snapshots 6, a
+ * snapshot without packets 7; on a host without the module every live
+ * command is 3 (those cases are skipped where the module is loaded).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "snapshot.h"
+#include "synth.h"
+
+#define C	TEST_DIR "/corpus/"
+#define O	TEST_OUT "/"
+
+struct cmdline_case {
+	int rc;
+	const char *args;
+};
+
+static const struct cmdline_case cases[] = {
+	{ 0, "--help" },
+	{ 0, "-h" },
+	{ 0, "--version" },
+	{ 0, "help" },
+	{ 0, "help dump" },
+	{ 0, "dump --help" },
+	{ 0, "diff -h" },
+	{ 2, "" },
+	{ 2, "nosuch" },
+	{ 2, "help nosuch" },
+	{ 2, "help dump show" },
+	{ 2, "--nosuch" },
+	/* info, reset, config */
+	{ 2, "info extra" },
+	{ 2, "info --bogus" },
+	{ 2, "reset now" },
+	{ 2, "config frob" },
+	{ 2, "config show extra" },
+	{ 2, "config set" },
+	{ 2, "config set bogus 1" },
+	{ 2, "config set recording" },
+	{ 2, "config set recording maybe" },
+	{ 2, "config set groups irq,bogus" },
+	{ 2, "config set groups ," },
+	{ 2, "config set nic-irqs 1,x" },
+	{ 2, "config set nic-irqs 24," },
+	{ 2, "config set cpus 0-x" },
+	{ 2, "config set cpus 3-1" },
+	{ 2, "config set cpus 1 cpus 2" },
+	/* dump, watch, show */
+	{ 2, "dump extra" },
+	{ 2, "dump --nosuch" },
+	{ 2, "dump --cpu" },
+	{ 2, "dump --cpu x" },
+	{ 2, "dump --cpu 99999" },
+	{ 2, "dump -i 1" },
+	{ 2, "watch -i 0" },
+	{ 2, "watch -i abc" },
+	{ 2, "watch -n 0" },
+	{ 2, "watch -n 1.5" },
+	{ 2, "watch extra" },
+	{ 2, "show" },
+	{ 2, "show a b" },
+	{ 2, "show " C "stock.json --stage nosuch" },
+	{ 0, "show " C "stock.json" },
+	{ 0, "show " C "rt.json -j --per-cpu --ns --all" },
+	{ 0, "show " C "rt.json --cpu 1 --stage hardirq,irq_thread" },
+	{ 0, "show " C "small.json --all" },
+	{ 6, "show /nonexistent.json" },
+	{ 6, "show " TEST_DIR "/Makefile" },
+	{ 6, "show " O "bad-schema.json" },
+	/* save */
+	{ 2, "save" },
+	{ 2, "save a b" },
+	{ 2, "save x.json --note" },
+	{ 2, "save x.json --load notjson" },
+	{ 2, "save x.json --load [1]" },
+	/* diff */
+	{ 2, "diff" },
+	{ 2, "diff a" },
+	{ 2, "diff a b c" },
+	{ 2, "diff a b --per-cpu" },
+	{ 6, "diff /nonexistent.json " C "rt.json" },
+	{ 6, "diff " C "rt.json /nonexistent.json" },
+	{ 0, "diff " C "stock.json " C "rt.json" },
+	{ 0, "diff " C "stock.json " C "rt.json -j" },
+	{ 7, "diff " C "stock.json " O "no-packets.json" },
+	{ 7, "diff " O "no-packets.json " C "rt.json" },
+	/* plot */
+	{ 2, "plot" },
+	{ 2, "plot " C "stock.json" },
+	{ 2, "plot a b c -o x.svg" },
+	{ 2, "plot -o" },
+	{ 6, "plot /nonexistent.json -o " O "x.svg" },
+	{ 7, "plot " O "no-packets.json -o " O "x.svg" },
+	{ 0, "plot " C "stock.json -o " O "cmdline.svg" },
+	/* export */
+	{ 2, "export" },
+	{ 2, "export --json" },
+	{ 2, "export --prometheus a b" },
+	{ 6, "export --prometheus --snapshot /nonexistent.json" },
+	{ 0, "export --prometheus --snapshot " C "stock.json" },
+	{ 0, "export --prometheus " O "x.prom --snapshot " C "rt.json" },
+};
+
+/* the live commands: exit 3 on a host where the module is not loaded */
+static const struct cmdline_case live_cases[] = {
+	{ 3, "info" },
+	{ 3, "info -j" },
+	{ 3, "dump" },
+	{ 3, "dump -j --per-cpu" },
+	{ 3, "reset" },
+	{ 3, "config" },
+	{ 3, "config show -j" },
+	{ 3, "config set recording on" },
+	{ 3, "config set nic-irqs auto cpus 0-1 groups all recording off" },
+	{ 3, "watch -n 1 -i 0.1" },
+	{ 3, "save " O "live.json --note x" },
+	{ 3, "export --prometheus" },
+};
+
+/* run - netcost with @args split at blanks; returns its exit status */
+static int run(const char *args)
+{
+	char *copy = strdup(args), *argv[32], *save = NULL, *tok;
+	int argc = 0, status;
+	pid_t pid;
+
+	argv[argc++] = (char *)NETCOST_BIN;
+	for (tok = strtok_r(copy, " ", &save); tok && argc < 31; tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		int null = open("/dev/null", O_RDWR);
+
+		dup2(null, STDIN_FILENO);
+		dup2(null, STDOUT_FILENO);
+		if (!getenv("CMDLINE_VERBOSE"))
+			dup2(null, STDERR_FILENO);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	free(copy);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static int check(const struct cmdline_case *c, size_t n)
+{
+	int bad = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int rc = run(c[i].args);
+
+		if (rc != c[i].rc) {
+			print_error("netcost %s: exit %d, want %d\n", c[i].args, rc, c[i].rc);
+			bad++;
+		}
+	}
+	return bad;
+}
+
+/* the files some cases need: one without packets, one of a newer schema */
+static int setup(void **state)
+{
+	struct nc_model *m = calloc(1, sizeof(*m));
+	FILE *f;
+
+	(void)state;
+	nc_model_init(m);
+	synth_model(m, false, true);
+	m->cpus[0].counter[NETCOST_CTR_RX_PACKETS] = m->cpus[1].counter[NETCOST_CTR_RX_PACKETS] = 0;
+	m->cpus[0].counter[NETCOST_CTR_TX_PACKETS] = m->cpus[1].counter[NETCOST_CTR_TX_PACKETS] = 0;
+	assert_int_equal(nc_snapshot_save(m, O "no-packets.json"), 0);
+	nc_model_free(m);
+	free(m);
+	f = fopen(O "bad-schema.json", "w");
+	assert_non_null(f);
+	fputs("{\"schema\": 99, \"tool\": \"netcost\"}\n", f);
+	fclose(f);
+	return 0;
+}
+
+static void test_table(void **state)
+{
+	(void)state;
+	assert_int_equal(check(cases, sizeof(cases) / sizeof(cases[0])), 0);
+}
+
+static void test_live_without_module(void **state)
+{
+	(void)state;
+	if (run("info") != 3)
+		skip();		/* the module is loaded here */
+	assert_int_equal(check(live_cases, sizeof(live_cases) / sizeof(live_cases[0])), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_live_without_module),
+	};
+
+	return cmocka_run_group_tests(tests, setup, NULL);
+}

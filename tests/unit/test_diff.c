@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_diff.c - "netcost diff" arithmetic on synthetic models: cost per
+ * packet, ratio, delta and share, the sort by contribution, ns from each
+ * side's TSC rate, counters per packet, the comparability warnings and
+ * exit 7 when a snapshot counted no packets.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "diff.h"
+#include "report.h"
+#include "synth.h"
+
+#define NEAR(a, b)	(fabs((double)(a) - (double)(b)) < 1e-9 * fmax(1, fabs((double)(b))))
+
+/* tiny - a model with exact figures: @pkts rx packets and per-packet costs */
+static void tiny(struct nc_model *m, uint64_t pkts, double hardirq, double syscall_rx,
+		 double napi, uint32_t tsc_khz)
+{
+	struct nc_cpu *c;
+	uint64_t i;
+
+	nc_model_init(m);
+	synth_info(m, false, 1);
+	m->info.tsc_khz = tsc_khz;
+	c = nc_model_cpu(m, 0);
+	for (i = 0; i < pkts; i++) {
+		synth_record(nc_cpu_hist(c, NETCOST_STAGE_HARDIRQ), (uint64_t)hardirq);
+		synth_record(nc_cpu_hist(c, NETCOST_STAGE_SYSCALL_RX), (uint64_t)syscall_rx);
+		synth_record(nc_cpu_hist(c, NETCOST_STAGE_NAPI_POLL), (uint64_t)napi);
+	}
+	synth_counter(m, 0, "rx_packets", pkts);
+	synth_counter(m, 0, "ctx_switches", pkts / 2);
+	nc_model_sum_total(m, NULL);
+}
+
+static const struct nc_diff_stage *find(const struct nc_diff *d, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->nr_stages; i++)
+		if (!strcmp(d->stage[i].name, name))
+			return &d->stage[i];
+	fail_msg("no stage %s", name);
+	return NULL;
+}
+
+/* exact figures: per packet, ratio, delta, shares, order, ns */
+static void test_exact(void **state)
+{
+	struct nc_model *a = calloc(2, sizeof(*a)), *b = a + 1;
+	struct nc_diff *d = calloc(1, sizeof(*d));
+	const struct nc_diff_stage *h, *s, *n;
+
+	(void)state;
+	tiny(a, 10, 100, 200, 1000, 2000000);		/* 2 cycles per ns */
+	tiny(b, 20, 150, 450, 1000, 1000000);		/* 1 cycle per ns */
+	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), 0);
+	h = find(d, "hardirq");
+	s = find(d, "syscall_rx");
+	n = find(d, "napi_poll");
+	assert_true(NEAR(h->a, 100) && NEAR(h->b, 150));
+	assert_true(NEAR(h->ratio, 1.5) && NEAR(h->delta, 50));
+	assert_true(NEAR(s->ratio, 2.25) && NEAR(s->delta, 250));
+	assert_true(NEAR(d->total_a, 300) && NEAR(d->total_b, 600));	/* napi_poll is nested */
+	assert_true(NEAR(h->share, 50.0 / 300) && NEAR(s->share, 250.0 / 300));
+	assert_true(NEAR(h->a_ns, 50) && NEAR(h->b_ns, 150));
+	assert_true(NEAR(d->total_a_ns, 150) && NEAR(d->total_b_ns, 600));
+	assert_true(NEAR(n->delta, 0));
+	/* the largest contribution first, top-level before nested */
+	assert_string_equal(d->stage[0].name, "syscall_rx");
+	assert_string_equal(d->stage[1].name, "hardirq");
+	assert_true(d->stage[2].role == NC_ROLE_TOP || d->stage[2].delta == 0);
+	/* all the same value: no shape change */
+	assert_true(NEAR(h->p50_a, 100) && NEAR(h->p50_b, 150));
+	assert_true(NEAR(n->ks, 0) && NEAR(n->emd, 0));
+	assert_true(NEAR(h->ks, 1));
+	/* counters per rx packet */
+	assert_string_equal(d->counter[NETCOST_CTR_CTX_SWITCHES].name, "ctx_switches");
+	assert_true(NEAR(d->counter[NETCOST_CTR_CTX_SWITCHES].a, 0.5));
+	/* same CPU model, other TSC rate; pps differs (10 vs 20 per s) */
+	assert_int_equal(d->nr_warnings, 2);
+	assert_non_null(strstr(d->warning[0], "TSC rates differ"));
+	assert_non_null(strstr(d->warning[1], "loads differ"));
+	nc_model_free(a);
+	nc_model_free(b);
+	free(a);
+	free(d);
+}
+
+/* stock vs PREEMPT_RT: shares add up, a stage only B has, ratios */
+static void test_synthetic_rt(void **state)
+{
+	struct nc_model *a = calloc(2, sizeof(*a)), *b = a + 1;
+	struct nc_diff *d = calloc(1, sizeof(*d));
+	const struct nc_diff_stage *t;
+	double share = 0, delta = 0;
+	unsigned int i;
+
+	(void)state;
+	nc_model_init(a);
+	nc_model_init(b);
+	synth_model(a, false, true);
+	synth_model(b, true, true);
+	assert_int_equal(nc_diff_compute(d, a, "stock", b, "rt"), 0);
+	assert_int_equal(d->nr_warnings, 0);	/* same CPU, load and rate */
+	for (i = 0; i < d->nr_stages; i++) {
+		if (d->stage[i].role != NC_ROLE_TOP)
+			continue;
+		share += d->stage[i].share;
+		delta += d->stage[i].delta;
+		if (i > 0 && d->stage[i - 1].role == NC_ROLE_TOP)
+			assert_true(fabs(d->stage[i - 1].delta) >= fabs(d->stage[i].delta));
+	}
+	assert_true(NEAR(share, 1));
+	assert_true(NEAR(delta, d->total_b - d->total_a));
+	assert_true(d->total_b > 1.5 * d->total_a);
+	t = find(d, "irq_thread");
+	assert_true(t->a == 0 && t->b > 0 && t->ratio == 0 && t->ks < 0);
+	t = find(d, "hardirq");
+	assert_true(t->ratio < 0.5 && t->ks > 0.9);	/* the RT hardirq only wakes the thread */
+	nc_model_free(a);
+	nc_model_free(b);
+	free(a);
+	free(d);
+}
+
+/* warnings when the runs differ; exit 7 without packets */
+static void test_warnings_and_no_packets(void **state)
+{
+	struct nc_model *a = calloc(2, sizeof(*a)), *b = a + 1;
+	struct nc_diff *d = calloc(1, sizeof(*d));
+	int rx;
+
+	(void)state;
+	nc_model_init(a);
+	nc_model_init(b);
+	synth_model(a, false, true);
+	synth_model(b, true, true);
+	free(b->meta.cpu_model);
+	b->meta.cpu_model = nc_xstrdup("Intel(R) Xeon(R) Gold 6230");
+	json_object_set_new(b->meta.load, "pps", json_integer(100000));
+	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), 0);
+	assert_int_equal(d->nr_warnings, 2);
+	assert_non_null(strstr(d->warning[0], "CPU models differ"));
+	assert_non_null(strstr(d->warning[1], "meta.load"));
+
+	rx = nc_model_find_counter(b, "rx_packets");
+	b->total.counter[rx] = 0;
+	b->total.counter[nc_model_find_counter(b, "tx_packets")] = 0;
+	nc_err_quiet = true;
+	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), NC_EXIT_NO_PACKETS);
+	nc_err_quiet = false;
+	assert_non_null(strstr(nc_last_err, "b: no packets"));
+	nc_model_free(a);
+	nc_model_free(b);
+	free(a);
+	free(d);
+}
+
+/* the printed forms: text names the ratio, JSON parses back */
+static void test_print(void **state)
+{
+	struct nc_model *a = calloc(2, sizeof(*a)), *b = a + 1;
+	struct nc_diff *d = calloc(1, sizeof(*d));
+	char *buf = NULL;
+	size_t len = 0;
+	json_t *o;
+	FILE *f;
+
+	(void)state;
+	tiny(a, 10, 100, 200, 1000, 2000000);
+	tiny(b, 10, 150, 450, 1000, 2000000);
+	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), 0);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(nc_diff_print(f, d, false), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "B/A 2.00x cycles"));
+	assert_non_null(strstr(buf, "syscall_rx"));
+	free(buf);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(nc_diff_print(f, d, true), 0);
+	fclose(f);
+	o = json_loads(buf, 0, NULL);
+	assert_non_null(o);
+	assert_true(NEAR(json_real_value(json_object_get(o, "ratio")), 2));
+	assert_string_equal(json_string_value(json_object_get(json_array_get(
+		json_object_get(o, "stages"), 0), "stage")), "syscall_rx");
+	json_decref(o);
+	free(buf);
+	nc_model_free(a);
+	nc_model_free(b);
+	free(a);
+	free(d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_exact),
+		cmocka_unit_test(test_synthetic_rt),
+		cmocka_unit_test(test_warnings_and_no_packets),
+		cmocka_unit_test(test_print),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_snapshot.c - "netcost save" -> "netcost show" prints exactly what
+ * "netcost dump" printed (text and JSON, with every dump option), unknown
+ * stages and counters survive the trip, and the loader rejects each kind
+ * of bad file with NC_EXIT_SNAPSHOT and a message naming the place.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "report.h"
+#include "snapshot.h"
+#include "synth.h"
+
+/* report - what nc_report_print() prints for @m with @o, as a string */
+static char *report(struct nc_model *m, const struct nc_report_opts *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(nc_report_print(f, m, o), 0);
+	fclose(f);
+	return buf;
+}
+
+/* write_file - @text into TEST_OUT/@name; returns the path (static) */
+static const char *write_file(const char *name, const char *text, size_t len)
+{
+	static char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", TEST_OUT, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	fclose(f);
+	return path;
+}
+
+/* the same model printed directly ("dump") and through a file ("show") */
+static void check_round_trip(bool rt, const struct nc_report_opts *o)
+{
+	struct nc_model *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+	char path[512];
+	char *ta, *tb;
+
+	snprintf(path, sizeof(path), "%s/round-trip.json", TEST_OUT);
+	nc_model_init(a);
+	synth_model(a, rt, true);
+	assert_int_equal(nc_snapshot_save(a, path), 0);
+	ta = report(a, o);
+
+	nc_model_init(b);
+	assert_int_equal(nc_snapshot_load(b, path), 0);
+	tb = report(b, o);
+	assert_string_equal(ta, tb);
+	assert_true(strlen(ta) > 500);
+	free(ta);
+	free(tb);
+	nc_model_free(a);
+	nc_model_free(b);
+	free(a);
+	free(b);
+}
+
+static void test_round_trip_text(void **state)
+{
+	struct nc_report_opts o = { 0 };
+
+	(void)state;
+	check_round_trip(false, &o);
+	check_round_trip(true, &o);
+	o.per_cpu = o.all = o.ns = true;
+	check_round_trip(true, &o);
+	o.cpus = "1";
+	o.stages = "hardirq,rx_skb,napi_poll_work";
+	check_round_trip(false, &o);
+}
+
+static void test_round_trip_json(void **state)
+{
+	struct nc_report_opts o = { .json = true };
+
+	(void)state;
+	check_round_trip(false, &o);
+	check_round_trip(true, &o);
+	o.cpus = "0";
+	o.stages = "syscall_rx";
+	check_round_trip(true, &o);
+}
+
+/* the whole document, meta included, comes back equal */
+static void test_round_trip_document(void **state)
+{
+	struct nc_model *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+	char path[512];
+	json_t *ja, *jb;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/doc.json", TEST_OUT);
+	nc_model_init(a);
+	synth_model(a, true, true);
+	assert_int_equal(nc_snapshot_save(a, path), 0);
+	nc_model_init(b);
+	assert_int_equal(nc_snapshot_load(b, path), 0);
+	ja = nc_snapshot_to_json(a);
+	jb = nc_snapshot_to_json(b);
+	assert_true(json_equal(ja, jb));
+	assert_string_equal(b->meta.note, "rt, 38k pps");
+	assert_int_equal(json_integer_value(json_object_get(b->meta.load, "pps")), 38000);
+	json_decref(ja);
+	json_decref(jb);
+	nc_model_free(a);
+	nc_model_free(b);
+	free(a);
+	free(b);
+}
+
+/* stages and counters this tool does not know survive, printed by name */
+static void test_unknown_names_survive(void **state)
+{
+	struct nc_model *m = calloc(1, sizeof(*m));
+	struct nc_report_opts o = { 0 };
+	char path[512];
+	char *text;
+	int s;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/small.json", TEST_DIR "/corpus");
+	nc_model_init(m);
+	assert_int_equal(nc_snapshot_load(m, path), 0);
+	s = nc_model_find_stage(m, "future_stage");
+	assert_true(s >= NETCOST_STAGE_MAX + 1);
+	assert_non_null(m->total.stage[s]);
+	assert_int_equal(m->total.stage[s]->count, 5);
+	assert_true(nc_model_find_counter(m, "future_counter") > NETCOST_CTR_MAX);
+	text = report(m, &o);
+	assert_non_null(strstr(text, "future_stage*"));
+	assert_non_null(strstr(text, "future_counter"));
+	free(text);
+	nc_model_free(m);
+	free(m);
+}
+
+struct bad_file {
+	const char *what;
+	const char *text;	/* NULL: no file at all */
+	const char *msg;	/* expected in the error */
+};
+
+/* a valid snapshot's text with @from replaced by @to (once) */
+static char *edit_valid(const char *from, const char *to)
+{
+	char path[512], *buf, *out, *at;
+	FILE *f;
+	long len;
+
+	snprintf(path, sizeof(path), "%s/corpus/small.json", TEST_DIR);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	buf = calloc(1, (size_t)len + 1);
+	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	at = strstr(buf, from);
+	assert_non_null(at);
+	out = calloc(1, (size_t)len + strlen(to) + 1);
+	memcpy(out, buf, (size_t)(at - buf));
+	strcat(out, to);
+	strcat(out, at + strlen(from));
+	free(buf);
+	return out;
+}
+
+/* every kind of bad file: exit 6, and the message says what and where */
+static void test_loader_rejects(void **state)
+{
+	char *small = edit_valid("\"schema\": 1", "\"schema\": 1");
+	char *newer = edit_valid("\"schema\": 1", "\"schema\": 2");
+	char *tool = edit_valid("\"tool\": \"netcost\"", "\"tool\": \"perf\"");
+	char *noschema = edit_valid("\"schema\": 1,", "");
+	char *missing = edit_valid("\"tsc_khz\": 2096000,\n  \"nr_cpus\": 2,\n  \"nr_cpus_online\"",
+				   "\"nr_cpus\": 2,\n  \"nr_cpus_online\"");
+	char *wrongtype = edit_valid("\"count\": 20", "\"count\": \"20\"");
+	char *negative = edit_valid("\"count\": 20", "\"count\": -20");
+	char *badbucket = edit_valid("\"hi\": 1663", "\"hi\": 1700");
+	char *badunit = edit_valid("\"unit\": \"packets\"", "\"unit\": \"bytes\"");
+	char *dupkey = edit_valid("\"schema\": 1,", "\"schema\": 1, \"schema\": 1,");
+	char *badmeta = edit_valid("\"cpu_model\": \"QEMU", "\"cpu_model\": 7, \"x\": \"");
+	char truncated[2000];
+	const struct bad_file cases[] = {
+		{ "missing", NULL, "No such file or directory" },
+		{ "empty", "", "empty file, not a netcost snapshot" },
+		{ "not JSON", "hello world\n", ":1:5: not valid JSON" },
+		{ "truncated", truncated, "truncated JSON" },
+		{ "array", "[1, 2]", "not a netcost snapshot (not a JSON object)" },
+		{ "wrong tool", tool, "not a netcost snapshot (no \"tool\": \"netcost\")" },
+		{ "no schema", noschema, "no valid \"schema\"" },
+		{ "newer schema", newer, "schema 2 is newer than this netcost's (1)" },
+		{ "missing field", missing, "info.tsc_khz: missing" },
+		{ "wrong type", wrongtype, "cpus[0].stages.hardirq.count: expected an integer" },
+		{ "negative", negative, "cpus[0].stages.hardirq.count: must not be negative" },
+		{ "bad bucket", badbucket, "cpus[0].stages.hardirq.buckets[" },
+		{ "bad unit", badunit, "napi_poll_work.unit: not \"cycles\" or \"packets\"" },
+		{ "duplicate key", dupkey, "duplicate object key" },
+		{ "bad meta", badmeta, "meta.cpu_model: expected a string" },
+	};
+	unsigned int i;
+
+	(void)state;
+	snprintf(truncated, sizeof(truncated), "%.*s", 1500, small);
+	nc_err_quiet = true;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct nc_model *m = calloc(1, sizeof(*m));
+		char name[64], path[512];
+
+		snprintf(name, sizeof(name), "bad-%u.json", i);
+		if (cases[i].text)
+			snprintf(path, sizeof(path), "%s",
+				 write_file(name, cases[i].text, strlen(cases[i].text)));
+		else
+			snprintf(path, sizeof(path), "%s/does-not-exist.json", TEST_OUT);
+		nc_model_init(m);
+		nc_last_err[0] = '\0';
+		if (nc_snapshot_load(m, path) != NC_EXIT_SNAPSHOT || !strstr(nc_last_err, cases[i].msg))
+			fail_msg("%s: got \"%s\", want \"%s\"", cases[i].what, nc_last_err, cases[i].msg);
+		if (cases[i].text && !strstr(nc_last_err, path))
+			fail_msg("%s: the message does not name the file: %s", cases[i].what, nc_last_err);
+		nc_model_free(m);
+		free(m);
+	}
+	nc_err_quiet = false;
+	/* and the unedited file loads */
+	{
+		struct nc_model *m = calloc(1, sizeof(*m));
+
+		nc_model_init(m);
+		assert_int_equal(nc_snapshot_load(m, write_file("good.json", small, strlen(small))), 0);
+		nc_model_free(m);
+		free(m);
+	}
+	free(small);
+	free(newer);
+	free(tool);
+	free(noschema);
+	free(missing);
+	free(wrongtype);
+	free(negative);
+	free(badbucket);
+	free(badunit);
+	free(dupkey);
+	free(badmeta);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip_text),
+		cmocka_unit_test(test_round_trip_json),
+		cmocka_unit_test(test_round_trip_document),
+		cmocka_unit_test(test_unknown_names_survive),
+		cmocka_unit_test(test_loader_rejects),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * diff.c - "netcost diff A B": where the extra cycles per packet of B
+ * come from.  Per stage: cost per packet in A and B (cycles, and ns from
+ * each snapshot's own TSC rate), ratio, delta and its share of the total
+ * difference, sorted by contribution; percentile shifts and the KS and
+ * earth mover's distances of the histograms; counters per packet side by
+ * side.  Warns when the two runs are not comparable.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff.h"
+#include "hist.h"
+#include "report.h"
+#include "snapshot.h"
+
+/* nc_diff_warn - remember a warning; it goes to stderr and into -j */
+static void __attribute__((format(printf, 2, 3)))
+nc_diff_warn(struct nc_diff *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (d->nr_warnings == ARRAY_SIZE(d->warning))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(d->warning[d->nr_warnings++], sizeof(d->warning[0]), fmt, ap);
+	va_end(ap);
+}
+
+/* nc_model_seconds - the interval a model covers */
+static double nc_model_seconds(const struct nc_model *m)
+{
+	if (m->info.now_ns <= m->info.reset_ns)
+		return 0;
+	return (double)(m->info.now_ns - m->info.reset_ns) / 1e9;
+}
+
+/* nc_diff_stage_fill - one stage row from A's stage @sa and B's @sb (-1: none) */
+static void nc_diff_stage_fill(struct nc_diff_stage *r, const struct nc_model *a, int sa,
+			       const struct nc_model *b, int sb)
+{
+	static const struct nc_hist empty;
+	const struct nc_stage_desc *desc = sa >= 0 ? &a->stage[sa] : &b->stage[sb];
+	const struct nc_hist *ha = sa >= 0 && a->total.stage[sa] ? a->total.stage[sa] : &empty;
+	const struct nc_hist *hb = sb >= 0 && b->total.stage[sb] ? b->total.stage[sb] : &empty;
+	uint64_t pa, pb;
+
+	snprintf(r->name, sizeof(r->name), "%s", desc->name);
+	r->role = desc->role;
+	r->unit = desc->unit;
+	pa = nc_cpu_counter(a, &a->total, desc->per_tx ? "tx_packets" : "rx_packets");
+	pb = nc_cpu_counter(b, &b->total, desc->per_tx ? "tx_packets" : "rx_packets");
+	/* a top-level stage counts its own cycles, so that the rows add up */
+	if (desc->role == NC_ROLE_TOP) {
+		r->a = !pa ? -1 : sa < 0 ? 0 :
+		       (double)nc_stage_own_cycles(a, &a->total, sa) / (double)pa;
+		r->b = !pb ? -1 : sb < 0 ? 0 :
+		       (double)nc_stage_own_cycles(b, &b->total, sb) / (double)pb;
+	} else {
+		r->a = pa ? (double)ha->sum / (double)pa : -1;
+		r->b = pb ? (double)hb->sum / (double)pb : -1;
+	}
+	r->a_ns = r->a >= 0 ? nc_cycles_to_ns(r->a, a->info.tsc_khz) : -1;
+	r->b_ns = r->b >= 0 ? nc_cycles_to_ns(r->b, b->info.tsc_khz) : -1;
+	if (r->a >= 0 && r->b >= 0) {
+		r->delta = r->b - r->a;
+		r->ratio = r->a > 0 ? r->b / r->a : 0;
+	}
+	r->p50_a = nc_hist_percentile(ha, 50);
+	r->p50_b = nc_hist_percentile(hb, 50);
+	r->p99_a = nc_hist_percentile(ha, 99);
+	r->p99_b = nc_hist_percentile(hb, 99);
+	if (ha->count && hb->count) {
+		r->ks = nc_hist_ks(ha, hb);
+		r->emd = nc_hist_emd(ha, hb);
+	} else {
+		r->ks = r->emd = -1;	/* no shape to compare */
+	}
+}
+
+/* nc_diff_cmp - top-level stages first, then by the size of their delta */
+static int nc_diff_cmp(const void *x, const void *y)
+{
+	const struct nc_diff_stage *a = x, *b = y;
+
+	if ((a->role == NC_ROLE_TOP) != (b->role == NC_ROLE_TOP))
+		return a->role == NC_ROLE_TOP ? -1 : 1;
+	if (fabs(a->delta) != fabs(b->delta))
+		return fabs(a->delta) > fabs(b->delta) ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* nc_diff_counter_fill - counter @name per rx packet on both sides */
+static void nc_diff_counter_fill(struct nc_diff *d, const char *name)
+{
+	struct nc_diff_counter *c = &d->counter[d->nr_counters++];
+	const struct nc_model *m[2] = { d->ma, d->mb };
+	double *v[2] = { &c->a, &c->b };
+	unsigned int i;
+
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	for (i = 0; i < 2; i++) {
+		int k = nc_model_find_counter(m[i], name);
+		uint64_t rx = nc_cpu_counter(m[i], &m[i]->total, "rx_packets");
+
+		*v[i] = k >= 0 && m[i]->total.has_counter[k] && rx ?
+			(double)m[i]->total.counter[k] / (double)rx : -1;
+	}
+}
+
+/* nc_diff_loads - the warnings for runs that are not alike */
+static void nc_diff_loads(struct nc_diff *d)
+{
+	const struct nc_model *a = d->ma, *b = d->mb;
+	const char *cpu_a = a->meta.cpu_model ? a->meta.cpu_model : "";
+	const char *cpu_b = b->meta.cpu_model ? b->meta.cpu_model : "";
+	double hi = fmax(d->pps_a, d->pps_b);
+
+	if (strcmp(cpu_a, cpu_b))
+		nc_diff_warn(d, "CPU models differ (A: %s, B: %s): cycles are not comparable, the ns columns may be",
+			     cpu_a, cpu_b);
+	else if (a->info.tsc_khz != b->info.tsc_khz)
+		nc_diff_warn(d, "TSC rates differ (A: %u kHz, B: %u kHz): compare the ns columns",
+			     a->info.tsc_khz, b->info.tsc_khz);
+	if (hi > 0 && fabs(d->pps_a - d->pps_b) / hi > 0.2)
+		nc_diff_warn(d, "loads differ: A ran %.0f packets/s, B %.0f (more than 20%% apart); per-packet costs depend on the rate",
+			     d->pps_a, d->pps_b);
+	if ((a->meta.load || b->meta.load) && !json_equal(a->meta.load, b->meta.load))
+		nc_diff_warn(d, "loads differ: meta.load is not the same in A and B");
+}
+
+/*
+ * nc_diff_compute - compare snapshot @a with @b into @d.  Returns 0, or
+ * NC_EXIT_NO_PACKETS when either counted no packets at all.
+ */
+int nc_diff_compute(struct nc_diff *d, const struct nc_model *a, const char *name_a,
+		    const struct nc_model *b, const char *name_b)
+{
+	const struct nc_model *m[2] = { a, b };
+	const char *names[2] = { name_a, name_b };
+	double total_delta;
+	unsigned int i, s;
+
+	memset(d, 0, sizeof(*d));
+	d->ma = a;
+	d->mb = b;
+	d->name_a = name_a;
+	d->name_b = name_b;
+	for (i = 0; i < 2; i++) {
+		if (!nc_cpu_counter(m[i], &m[i]->total, "rx_packets") &&
+		    !nc_cpu_counter(m[i], &m[i]->total, "tx_packets")) {
+			nc_err("%s: no packets in the snapshot (rx_packets and tx_packets are 0): nothing to divide by",
+			       names[i]);
+			return NC_EXIT_NO_PACKETS;
+		}
+	}
+	d->pps_a = nc_model_seconds(a) > 0 ?
+		   nc_cpu_counter(a, &a->total, "rx_packets") / nc_model_seconds(a) : 0;
+	d->pps_b = nc_model_seconds(b) > 0 ?
+		   nc_cpu_counter(b, &b->total, "rx_packets") / nc_model_seconds(b) : 0;
+
+	for (s = 0; s < a->nr_stages; s++)
+		nc_diff_stage_fill(&d->stage[d->nr_stages++], a, (int)s, b,
+				   nc_model_find_stage(b, a->stage[s].name));
+	for (s = 0; s < b->nr_stages; s++)
+		if (nc_model_find_stage(a, b->stage[s].name) < 0)
+			nc_diff_stage_fill(&d->stage[d->nr_stages++], a, -1, b, (int)s);
+
+	d->total_a = nc_top_per_packet(a, &a->total);
+	d->total_b = nc_top_per_packet(b, &b->total);
+	d->total_a_ns = nc_cycles_to_ns(d->total_a, a->info.tsc_khz);
+	d->total_b_ns = nc_cycles_to_ns(d->total_b, b->info.tsc_khz);
+	total_delta = d->total_b - d->total_a;
+	for (s = 0; s < d->nr_stages; s++)
+		if (total_delta != 0 && d->stage[s].unit == NETCOST_UNIT_CYCLES)
+			d->stage[s].share = d->stage[s].delta / total_delta;
+	qsort(d->stage, d->nr_stages, sizeof(d->stage[0]), nc_diff_cmp);
+
+	for (s = 0; s < a->nr_counters; s++)
+		nc_diff_counter_fill(d, a->counter[s]);
+	for (s = 0; s < b->nr_counters; s++)
+		if (nc_model_find_counter(a, b->counter[s]) < 0)
+			nc_diff_counter_fill(d, b->counter[s]);
+	nc_diff_loads(d);
+	return NC_EXIT_OK;
+}
+
+/* nc_fmt - a per-packet figure, or "-" when the side had none */
+static const char *nc_fmt(char *buf, size_t len, double v)
+{
+	if (v < 0)
+		snprintf(buf, len, "-");
+	else
+		nc_report_value(buf, len, v);
+	return buf;
+}
+
+/* nc_diff_side_json - what -j says about one snapshot */
+static json_t *nc_diff_side_json(const struct nc_model *m, const char *name,
+				 double total, double total_ns, double pps)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "file", json_string(name));
+	json_object_set_new(o, "kernel", json_string(m->info.kernel));
+	json_object_set_new(o, "preempt", json_string(nc_preempt_model(m->info.preempt_rt,
+									m->info.threadirqs)));
+	json_object_set_new(o, "cpu_model", json_string(m->meta.cpu_model ? m->meta.cpu_model : ""));
+	json_object_set_new(o, "tsc_khz", json_integer(m->info.tsc_khz));
+	json_object_set_new(o, "note", m->meta.note ? json_string(m->meta.note) : json_null());
+	json_object_set_new(o, "rx_packets",
+			    json_integer((json_int_t)nc_cpu_counter(m, &m->total, "rx_packets")));
+	json_object_set_new(o, "tx_packets",
+			    json_integer((json_int_t)nc_cpu_counter(m, &m->total, "tx_packets")));
+	json_object_set_new(o, "packets_per_s", json_real(pps));
+	json_object_set_new(o, "cycles_per_packet", json_real(total));
+	json_object_set_new(o, "ns_per_packet", json_real(total_ns));
+	return o;
+}
+
+/* nc_jnum - a per-packet figure for -j: null when the side had no packets */
+static json_t *nc_jnum(double v)
+{
+	return v < 0 ? json_null() : json_real(v);
+}
+
+/* nc_diff_json - the whole diff as one JSON document */
+static json_t *nc_diff_json(const struct nc_diff *d)
+{
+	static const char *const roles[] = {
+		[NC_ROLE_TOP] = "top", [NC_ROLE_NESTED] = "nested",
+		[NC_ROLE_OTHER] = "other", [NC_ROLE_LATENCY] = "latency",
+		[NC_ROLE_COUNT] = "count",
+	};
+	json_t *o = json_object(), *st = json_array(), *ct = json_array(), *w = json_array();
+	unsigned int i;
+
+	json_object_set_new(o, "a", nc_diff_side_json(d->ma, d->name_a, d->total_a,
+						      d->total_a_ns, d->pps_a));
+	json_object_set_new(o, "b", nc_diff_side_json(d->mb, d->name_b, d->total_b,
+						      d->total_b_ns, d->pps_b));
+	json_object_set_new(o, "ratio", json_real(d->total_a > 0 ? d->total_b / d->total_a : 0));
+	json_object_set_new(o, "ratio_ns", json_real(d->total_a_ns > 0 ?
+						     d->total_b_ns / d->total_a_ns : 0));
+	for (i = 0; i < d->nr_stages; i++) {
+		const struct nc_diff_stage *r = &d->stage[i];
+		json_t *s = json_object();
+
+		json_object_set_new(s, "stage", json_string(r->name));
+		json_object_set_new(s, "role", json_string(roles[r->role]));
+		json_object_set_new(s, "unit", json_string(r->unit == NETCOST_UNIT_PACKETS ?
+							   "packets" : "cycles"));
+		json_object_set_new(s, "a_per_packet", nc_jnum(r->a));
+		json_object_set_new(s, "b_per_packet", nc_jnum(r->b));
+		json_object_set_new(s, "a_ns_per_packet", nc_jnum(r->unit ? -1 : r->a_ns));
+		json_object_set_new(s, "b_ns_per_packet", nc_jnum(r->unit ? -1 : r->b_ns));
+		json_object_set_new(s, "ratio", json_real(r->ratio));
+		json_object_set_new(s, "delta", json_real(r->delta));
+		json_object_set_new(s, "share", json_real(r->share));
+		json_object_set_new(s, "p50_a", json_real(r->p50_a));
+		json_object_set_new(s, "p50_b", json_real(r->p50_b));
+		json_object_set_new(s, "p99_a", json_real(r->p99_a));
+		json_object_set_new(s, "p99_b", json_real(r->p99_b));
+		json_object_set_new(s, "ks", nc_jnum(r->ks));
+		json_object_set_new(s, "emd", nc_jnum(r->emd));
+		json_array_append_new(st, s);
+	}
+	for (i = 0; i < d->nr_counters; i++) {
+		json_t *c = json_object();
+
+		json_object_set_new(c, "counter", json_string(d->counter[i].name));
+		json_object_set_new(c, "a_per_packet", nc_jnum(d->counter[i].a));
+		json_object_set_new(c, "b_per_packet", nc_jnum(d->counter[i].b));
+		json_array_append_new(ct, c);
+	}
+	for (i = 0; i < d->nr_warnings; i++)
+		json_array_append_new(w, json_string(d->warning[i]));
+	json_object_set_new(o, "stages", st);
+	json_object_set_new(o, "counters", ct);
+	json_object_set_new(o, "warnings", w);
+	return o;
+}
+
+/* nc_diff_heading - "A = file: kernel (model), N pkt/s, note" */
+static void nc_diff_heading(FILE *f, const char *tag, const struct nc_model *m,
+			    const char *name, double pps)
+{
+	fprintf(f, "%s = %s: %s (%s), %.3f s, %.0f rx pkt/s, TSC %.1f MHz%s%s\n", tag, name,
+		m->info.kernel, nc_preempt_model(m->info.preempt_rt, m->info.threadirqs),
+		nc_model_seconds(m), pps, m->info.tsc_khz / 1000.0,
+		m->meta.note ? ", note: " : "", m->meta.note ? m->meta.note : "");
+}
+
+/* nc_diff_text - the tables of "netcost diff" */
+static void nc_diff_text(FILE *f, const struct nc_diff *d)
+{
+	char v[6][32];
+	unsigned int i;
+	bool nested_head = false;
+
+	nc_diff_heading(f, "A", d->ma, d->name_a, d->pps_a);
+	nc_diff_heading(f, "B", d->mb, d->name_b, d->pps_b);
+	fprintf(f, "\ntotal per packet (top-level stages): A %s cycles (%s ns), B %s cycles (%s ns)",
+		nc_fmt(v[0], 32, d->total_a), nc_fmt(v[1], 32, d->total_a_ns),
+		nc_fmt(v[2], 32, d->total_b), nc_fmt(v[3], 32, d->total_b_ns));
+	if (d->total_a > 0)
+		fprintf(f, ": B/A %.2fx cycles, %.2fx ns", d->total_b / d->total_a,
+			d->total_a_ns > 0 ? d->total_b_ns / d->total_a_ns : 0);
+	fprintf(f, "\n\n%-18s %10s %10s %7s %10s %7s %9s %9s\n", "stage", "A cyc/pkt",
+		"B cyc/pkt", "B/A", "delta", "share", "A ns/pkt", "B ns/pkt");
+	for (i = 0; i < d->nr_stages; i++) {
+		const struct nc_diff_stage *r = &d->stage[i];
+
+		if (r->unit != NETCOST_UNIT_CYCLES || (r->a <= 0 && r->b <= 0))
+			continue;
+		if (r->role != NC_ROLE_TOP && !nested_head) {
+			fprintf(f, "-- not in the total (nested, other work, or waiting):\n");
+			nested_head = true;
+		}
+		fprintf(f, "%-18s %10s %10s", r->name, nc_fmt(v[0], 32, r->a), nc_fmt(v[1], 32, r->b));
+		if (r->ratio > 0)
+			fprintf(f, " %6.2fx", r->ratio);
+		else
+			fprintf(f, " %7s", "-");
+		fprintf(f, " %+10.0f", r->delta);
+		if (r->role == NC_ROLE_TOP)
+			fprintf(f, " %6.1f%%", 100 * r->share);
+		else
+			fprintf(f, " %7s", "");
+		fprintf(f, " %9s %9s\n", nc_fmt(v[2], 32, r->a_ns), nc_fmt(v[3], 32, r->b_ns));
+	}
+
+	fprintf(f, "\n%-18s %21s %21s %6s %10s\n", "shape (cycles)", "p50 A -> B", "p99 A -> B",
+		"KS", "EMD");
+	for (i = 0; i < d->nr_stages; i++) {
+		const struct nc_diff_stage *r = &d->stage[i];
+		char shift[2][80];
+
+		if (r->p50_a == 0 && r->p50_b == 0 && r->p99_a == 0 && r->p99_b == 0)
+			continue;
+		nc_report_value(v[0], 32, r->p50_a);
+		nc_report_value(v[1], 32, r->p50_b);
+		nc_report_value(v[2], 32, r->p99_a);
+		nc_report_value(v[3], 32, r->p99_b);
+		snprintf(shift[0], sizeof(shift[0]), "%s -> %s", v[0], v[1]);
+		snprintf(shift[1], sizeof(shift[1]), "%s -> %s", v[2], v[3]);
+		if (r->ks < 0)
+			snprintf(v[5], 32, "-");
+		else
+			snprintf(v[5], 32, "%.3f", r->ks);
+		fprintf(f, "%-18s %21s %21s %6s %10s%s\n", r->name, shift[0], shift[1], v[5],
+			nc_fmt(v[4], 32, r->emd), r->unit == NETCOST_UNIT_PACKETS ? " (packets)" : "");
+	}
+
+	fprintf(f, "\n%-32s %10s %10s\n", "per rx packet", "A", "B");
+	for (i = 0; i < d->nr_counters; i++) {
+		const struct nc_diff_counter *c = &d->counter[i];
+
+		if (!strcmp(c->name, "rx_packets") || (c->a <= 0 && c->b <= 0))
+			continue;
+		fprintf(f, "%-32s %10s %10s\n", c->name, nc_fmt(v[0], 32, c->a),
+			nc_fmt(v[1], 32, c->b));
+	}
+	fprintf(f, "\npercentiles within %.1f%%; KS: 0 same shape .. 1 disjoint; EMD: cycles an event moves on average\n",
+		100.0 * NC_HIST_REL_ERROR);
+	fprintf(f, "irq_thread: less the NET_RX it runs, which softirq_net_rx counts\n");
+}
+
+/*
+ * nc_diff_print - the diff on @f, text or JSON, with its warnings on
+ * stderr.  Returns 0 or NC_EXIT_ERROR.
+ */
+int nc_diff_print(FILE *f, const struct nc_diff *d, bool json)
+{
+	unsigned int i;
+	int ret = NC_EXIT_OK;
+
+	for (i = 0; i < d->nr_warnings; i++)
+		nc_warn("%s", d->warning[i]);
+	if (json) {
+		json_t *o = nc_diff_json(d);
+
+		ret = nc_json_print(f, o, 2);
+		json_decref(o);
+		return ret;
+	}
+	nc_diff_text(f, d);
+	return ferror(f) ? NC_EXIT_ERROR : NC_EXIT_OK;
+}

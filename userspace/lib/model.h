@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * model.h - the in-memory model of netcost's statistics: what the module
+ * reports over netlink (INFO + STATS) and what a snapshot file holds.
+ * Every printing subcommand prints from this model, wherever it came from.
+ *
+ * Stages and counters are keyed by NAME, as on the wire: the known ones
+ * take the indices of enum netcost_stage / enum netcost_counter, unknown
+ * (newer) ones are appended, so that they survive a save/show round trip.
+ */
+#ifndef NETCOST_MODEL_H
+#define NETCOST_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <jansson.h>
+
+#define NETCOST_HIST_USERSPACE
+#include "netcost_hist.h"
+#include "common.h"
+
+#define NC_MAX_STAGES	64
+#define NC_MAX_COUNTERS	64
+#define NC_MAX_HOOKS	128
+#define NC_MAX_NIC_IRQS	64
+#define NC_NAME_LEN	64
+
+/* One stage's histogram on one CPU, or summed over CPUs */
+struct nc_hist {
+	uint64_t count;			/* events */
+	uint64_t sum;			/* in the stage's unit */
+	uint64_t min;			/* smallest event, 0 when count is 0 */
+	uint64_t max;			/* largest event */
+	uint64_t buckets[NETCOST_HIST_BUCKETS];	/* by netcost_hist_index() */
+};
+
+/* How a stage's time relates to the CPU time spent on packets */
+enum nc_role {
+	NC_ROLE_TOP,		/* a top-level context: summed into the total */
+	NC_ROLE_NESTED,		/* runs inside a top-level stage */
+	NC_ROLE_OTHER,		/* CPU time spent on other work */
+	NC_ROLE_LATENCY,	/* waiting time, not CPU time */
+	NC_ROLE_COUNT,		/* not cycles at all (unit packets) */
+};
+
+struct nc_stage_desc {
+	char name[NC_NAME_LEN];
+	uint8_t unit;			/* enum netcost_unit */
+	enum nc_role role;
+	bool per_tx;			/* per packet = per tx packet */
+};
+
+struct nc_cpu {
+	uint32_t cpu;
+	struct nc_hist *stage[NC_MAX_STAGES];	/* NULL: none reported */
+	uint64_t counter[NC_MAX_COUNTERS];
+	bool has_counter[NC_MAX_COUNTERS];
+};
+
+struct nc_config {
+	bool nic_irqs_auto;		/* NIC IRQs found by device name */
+	unsigned int nr_nic_irqs;
+	uint32_t nic_irq[NC_MAX_NIC_IRQS];
+	char cpus[256];			/* cpulist of recorded CPUs */
+	uint32_t groups;		/* NETCOST_GROUP_* */
+	bool recording;
+};
+
+struct nc_hook {
+	char name[NC_NAME_LEN];
+	uint8_t kind;			/* enum netcost_hook_kind */
+	uint32_t group;			/* NETCOST_GROUP_* */
+	bool attached;
+	uint64_t hits;
+	uint64_t missed;		/* k(ret)probe hits the kernel dropped */
+};
+
+/* NETCOST_CMD_INFO, attribute by attribute */
+struct nc_info {
+	char version[32];
+	char kernel[128];
+	bool preempt_rt;
+	bool threadirqs;
+	uint32_t tsc_khz;		/* get_cycles() rate */
+	uint32_t nr_cpus;		/* possible */
+	uint32_t nr_cpus_online;
+	uint32_t probe_cost;		/* cycles per probe hit */
+	uint32_t hist_buckets;
+	uint32_t hist_sub_bits;
+	uint32_t mem_per_cpu;		/* bytes */
+	uint32_t generation;
+	uint64_t reset_ns;		/* ktime_get_ns() */
+	uint64_t now_ns;
+	uint64_t reset_cycles;		/* get_cycles() */
+	uint64_t now_cycles;
+	struct nc_config config;
+	unsigned int nr_hooks;
+	struct nc_hook hook[NC_MAX_HOOKS];
+};
+
+/* The "meta" object of a snapshot: where and when it was taken */
+struct nc_meta {
+	char *kernel;
+	bool preempt_rt;
+	bool threadirqs;
+	char *cmdline;			/* /proc/cmdline */
+	char *cpu_model;		/* /proc/cpuinfo "model name" */
+	uint32_t tsc_khz;
+	uint32_t nr_cpus;
+	char *taken_at;			/* ISO 8601, UTC */
+	uint64_t interval_ns;		/* now_ns - reset_ns */
+	uint32_t probe_cost;		/* cycles */
+	char *note;
+	json_t *load;			/* free-form, optional (the generator's) */
+	json_t *soak;			/* free-form, optional (netcost soak's) */
+};
+
+struct nc_model {
+	struct nc_info info;
+	bool has_meta;			/* loaded from or meant for a file */
+	struct nc_meta meta;
+	unsigned int nr_stages;
+	struct nc_stage_desc stage[NC_MAX_STAGES];
+	unsigned int nr_counters;
+	char counter[NC_MAX_COUNTERS][NC_NAME_LEN];
+	unsigned int nr_cpus;
+	struct nc_cpu *cpus;		/* sorted by CPU number */
+	struct nc_cpu total;		/* nc_model_sum_total() */
+};
+
+void nc_model_init(struct nc_model *m);
+void nc_model_free(struct nc_model *m);
+void nc_model_clear_stats(struct nc_model *m);
+int nc_model_stage(struct nc_model *m, const char *name, uint8_t unit);
+int nc_model_find_stage(const struct nc_model *m, const char *name);
+int nc_model_counter(struct nc_model *m, const char *name);
+int nc_model_find_counter(const struct nc_model *m, const char *name);
+struct nc_cpu *nc_model_cpu(struct nc_model *m, uint32_t cpu);
+struct nc_hist *nc_cpu_hist(struct nc_cpu *c, unsigned int stage);
+int nc_model_sum_total(struct nc_model *m, const bool *cpuset);
+int nc_model_delta(struct nc_model *d, const struct nc_model *cur,
+		   const struct nc_model *prev);
+
+uint64_t nc_cpu_counter(const struct nc_model *m, const struct nc_cpu *c,
+			const char *name);
+uint64_t nc_cpu_packets(const struct nc_model *m, const struct nc_cpu *c,
+			unsigned int stage);
+void nc_hist_add(struct nc_hist *dst, const struct nc_hist *src);
+uint64_t nc_stage_own_cycles(const struct nc_model *m, const struct nc_cpu *c,
+			     unsigned int stage);
+uint64_t nc_model_interval_cycles(const struct nc_model *m);
+const char *nc_preempt_model(bool preempt_rt, bool threadirqs);
+
+void nc_meta_free(struct nc_meta *meta);
+
+#endif

@@ -1,0 +1,602 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report.c - "netcost dump" (and "show", "watch"): one row per stage with
+ * events, events and cycles per packet, mean and percentiles and the share
+ * of the interval's CPU time; then the counters and where NET_RX ran.
+ * JSON (-j) prints the same model as {"info", "cpus", "total"}.
+ *
+ * Per packet means per rx packet, except for the transmit stages
+ * (tx_xmit, syscall_tx, softirq_net_tx), which are per tx packet.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hist.h"
+#include "report.h"
+#include "snapshot.h"
+
+#define NC_TOP_N	3	/* stages named in the closing line */
+
+enum {
+	OPT_PER_CPU = 256,
+	OPT_CPU,
+	OPT_STAGE,
+	OPT_NS,
+	OPT_ALL,
+};
+
+/* nc_parse_double - a whole number string as a double in [@lo, @hi] */
+static int nc_parse_double(const char *s, double lo, double hi, double *v)
+{
+	char *end;
+
+	*v = strtod(s, &end);
+	return (*s && !*end && *v >= lo && *v <= hi) ? 0 : -1;
+}
+
+/*
+ * nc_report_getopt - the options "dump", "show" and (with @watch, which
+ * adds -i and -n) "watch" share.  Leaves optind at the first operand and
+ * checks that there are @min_args..@max_args.  Returns 0 or NC_EXIT_USAGE.
+ */
+int nc_report_getopt(int argc, char **argv, struct nc_report_opts *o,
+		     int min_args, int max_args, bool watch)
+{
+	static const struct option opts[] = {
+		{ "json",	no_argument,		NULL, 'j' },
+		{ "per-cpu",	no_argument,		NULL, OPT_PER_CPU },
+		{ "cpu",	required_argument,	NULL, OPT_CPU },
+		{ "stage",	required_argument,	NULL, OPT_STAGE },
+		{ "ns",		no_argument,		NULL, OPT_NS },
+		{ "all",	no_argument,		NULL, OPT_ALL },
+		{ "interval",	required_argument,	NULL, 'i' },
+		{ "count",	required_argument,	NULL, 'n' },
+		{ NULL, 0, NULL, 0 }
+	};
+	bool cpus[NC_MAX_CPUS];
+	double v;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->interval = 1;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, watch ? "ji:n:" : "j", opts, NULL)) != -1) {
+		if (!watch && (c == 'i' || c == 'n'))
+			c = '?';
+		switch (c) {
+		case 'i':
+			if (nc_parse_double(optarg, 0.1, 3600, &o->interval))
+				return nc_usage_err("%s: -i wants seconds from 0.1 to 3600, not '%s'",
+						    argv[0], optarg);
+			break;
+		case 'n':
+			if (nc_parse_double(optarg, 1, 1e9, &v) || v != (long)v)
+				return nc_usage_err("%s: -n wants a count >= 1, not '%s'",
+						    argv[0], optarg);
+			o->count = (long)v;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case OPT_PER_CPU:
+			o->per_cpu = true;
+			break;
+		case OPT_CPU:
+			if (nc_parse_cpulist(optarg, cpus, NC_MAX_CPUS))
+				return nc_usage_err("%s: bad CPU list '%s'", argv[0], optarg);
+			o->cpus = optarg;
+			break;
+		case OPT_STAGE:
+			o->stages = optarg;
+			break;
+		case OPT_NS:
+			o->ns = true;
+			break;
+		case OPT_ALL:
+			o->all = true;
+			break;
+		default:
+			return nc_usage_err("%s: unknown option or missing argument '%s'",
+					    argv[0], argv[optind - 1]);
+		}
+	}
+	if (argc - optind < min_args)
+		return nc_usage_err("%s: missing FILE", argv[0]);
+	if (argc - optind > max_args)
+		return nc_usage_err("%s: unexpected argument '%s'", argv[0],
+				    argv[optind + max_args]);
+	return NC_EXIT_OK;
+}
+
+/*
+ * nc_report_select - narrow @m to the CPUs of --cpu and the stages of
+ * --stage, and total what is left.  A stage name the model does not know
+ * is a usage error that lists the ones it does.  Returns 0 or the status.
+ */
+int nc_report_select(struct nc_model *m, const struct nc_report_opts *o)
+{
+	bool keep[NC_MAX_STAGES] = { false };
+	unsigned int i, s;
+
+	if (o->stages) {
+		char *list = nc_xstrdup(o->stages), *save = NULL, *name;
+
+		for (name = strtok_r(list, ",", &save); name;
+		     name = strtok_r(NULL, ",", &save)) {
+			int idx = nc_model_find_stage(m, name);
+
+			if (idx < 0) {
+				char known[1024] = "";
+
+				for (s = 0; s < m->nr_stages; s++)
+					snprintf(known + strlen(known), sizeof(known) - strlen(known),
+						 "%s%s", s ? "," : "", m->stage[s].name);
+				free(list);
+				return nc_usage_err("no stage '%s' (stages: %s)", name, known);
+			}
+			keep[idx] = true;
+		}
+		free(list);
+		for (i = 0; i < m->nr_cpus; i++)
+			for (s = 0; s < m->nr_stages; s++)
+				if (!keep[s]) {
+					free(m->cpus[i].stage[s]);
+					m->cpus[i].stage[s] = NULL;
+				}
+	}
+	if (o->cpus) {
+		bool *set = nc_xcalloc(NC_MAX_CPUS, sizeof(*set));
+		unsigned int n = 0;
+
+		nc_parse_cpulist(o->cpus, set, NC_MAX_CPUS);
+		for (i = 0; i < m->nr_cpus; i++) {
+			unsigned int k;
+
+			if (set[m->cpus[i].cpu]) {
+				m->cpus[n++] = m->cpus[i];
+				continue;
+			}
+			for (k = 0; k < NC_MAX_STAGES; k++)
+				free(m->cpus[i].stage[k]);
+		}
+		m->nr_cpus = n;
+		free(set);
+	}
+	nc_model_sum_total(m, NULL);
+	return NC_EXIT_OK;
+}
+
+/*
+ * nc_opt_json - parse a command line that takes only -j/--json, with
+ * @min_args..@max_args operands left at optind.  Returns 0 or
+ * NC_EXIT_USAGE.
+ */
+int nc_opt_json(int argc, char **argv, bool *json, int min_args, int max_args)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	*json = false;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "j", opts, NULL)) != -1) {
+		if (c != 'j')
+			return nc_usage_err("%s: unknown option '%s'", argv[0], argv[optind - 1]);
+		*json = true;
+	}
+	if (argc - optind < min_args)
+		return nc_usage_err("%s: missing argument", argv[0]);
+	if (argc - optind > max_args)
+		return nc_usage_err("%s: unexpected argument '%s'", argv[0],
+				    argv[optind + max_args]);
+	return NC_EXIT_OK;
+}
+
+/*
+ * nc_report_value - a cycle, ns or packet figure in a few characters:
+ * whole above 100, one decimal above 10, two below.
+ */
+void nc_report_value(char *buf, size_t len, double v)
+{
+	if (v >= 100)
+		snprintf(buf, len, "%.0f", v);
+	else if (v >= 10)
+		snprintf(buf, len, "%.1f", v);
+	else
+		snprintf(buf, len, "%.2f", v);
+}
+
+/*
+ * nc_stage_per_packet - stage @s's units on @c per packet (rx_packets, or
+ * tx_packets for the transmit stages) of all CPUs: a packet counted on one
+ * CPU often costs cycles on another, and so the CPUs' shares add up to the
+ * total.  -1 with no packets.
+ */
+double nc_stage_per_packet(const struct nc_model *m, const struct nc_cpu *c,
+			   unsigned int s)
+{
+	uint64_t pkts = nc_cpu_packets(m, &m->total, s);
+
+	if (!pkts || !c->stage[s])
+		return -1;
+	return (double)c->stage[s]->sum / (double)pkts;
+}
+
+/*
+ * nc_stage_own_per_packet - the same with the stage's own cycles only
+ * (nc_stage_own_cycles()): what it adds to a packet's total.
+ */
+double nc_stage_own_per_packet(const struct nc_model *m, const struct nc_cpu *c,
+			       unsigned int s)
+{
+	uint64_t pkts = nc_cpu_packets(m, &m->total, s);
+
+	if (!pkts || !c->stage[s])
+		return -1;
+	return (double)nc_stage_own_cycles(m, c, s) / (double)pkts;
+}
+
+/*
+ * nc_top_per_packet - the cycles a packet costs on @c: the sum of the
+ * top-level stages' own cycles, since the nested ones are inside them.
+ * -1 with no packets.
+ */
+double nc_top_per_packet(const struct nc_model *m, const struct nc_cpu *c)
+{
+	double total = 0;
+	bool any = false;
+	unsigned int s;
+
+	for (s = 0; s < m->nr_stages; s++) {
+		double v;
+
+		if (m->stage[s].role != NC_ROLE_TOP || !c->stage[s])
+			continue;
+		v = nc_stage_own_per_packet(m, c, s);
+		if (v < 0)
+			continue;
+		total += v;
+		any = true;
+	}
+	return any ? total : -1;
+}
+
+/* What a report prints a block with: the model and the unit switch */
+struct nc_block {
+	FILE *f;
+	const struct nc_model *m;
+	const struct nc_report_opts *o;
+	unsigned int nr_cpus;		/* CPUs behind the block's numbers */
+	double interval_s;
+};
+
+/* nc_block_time - a cycle figure in the report's unit (cycles or ns) */
+static double nc_block_time(const struct nc_block *b, unsigned int s, double v)
+{
+	if (!b->o->ns || b->m->stage[s].unit != NETCOST_UNIT_CYCLES)
+		return v;
+	return nc_cycles_to_ns(v, b->m->info.tsc_khz);
+}
+
+/* nc_stage_mark - the marker after a stage name: nested or latency */
+static const char *nc_stage_mark(const struct nc_stage_desc *d)
+{
+	switch (d->role) {
+	case NC_ROLE_NESTED:
+		return "*";
+	case NC_ROLE_LATENCY:
+		return "~";
+	case NC_ROLE_OTHER:
+		return "+";
+	default:
+		return "";
+	}
+}
+
+/* nc_print_stage_row - one stage's row of the table */
+static void nc_print_stage_row(const struct nc_block *b, const struct nc_cpu *c,
+			       unsigned int s)
+{
+	static const double pct[] = { 50, 90, 99, 99.9 };
+	const struct nc_model *m = b->m;
+	const struct nc_stage_desc *d = &m->stage[s];
+	const struct nc_hist *h = c->stage[s];
+	static const struct nc_hist empty;
+	uint64_t pkts = nc_cpu_packets(m, &m->total, s);
+	uint64_t span = nc_model_interval_cycles(m) * b->nr_cpus;
+	char name[NC_NAME_LEN + 2], v[32];
+	unsigned int i;
+
+	if (!h)
+		h = &empty;
+	snprintf(name, sizeof(name), "%s%s", d->name, nc_stage_mark(d));
+	fprintf(b->f, "%-17s %10llu", name, (unsigned long long)h->count);
+	if (pkts) {
+		nc_report_value(v, sizeof(v), (double)h->count / (double)pkts);
+		fprintf(b->f, " %7s", v);
+	} else {
+		fprintf(b->f, " %7s", "-");
+	}
+	if (pkts && d->unit == NETCOST_UNIT_CYCLES) {
+		nc_report_value(v, sizeof(v), nc_block_time(b, s, (double)h->sum / (double)pkts));
+		fprintf(b->f, " %8s", v);
+	} else {
+		fprintf(b->f, " %8s", "-");
+	}
+	if (!h->count) {
+		fprintf(b->f, " %8s %8s %8s %8s %8s %8s", "-", "-", "-", "-", "-", "-");
+	} else {
+		nc_report_value(v, sizeof(v), nc_block_time(b, s, nc_hist_mean(h)));
+		fprintf(b->f, " %8s", v);
+		for (i = 0; i < ARRAY_SIZE(pct); i++) {
+			nc_report_value(v, sizeof(v),
+					nc_block_time(b, s, nc_hist_percentile(h, pct[i])));
+			fprintf(b->f, " %8s", v);
+		}
+		nc_report_value(v, sizeof(v), nc_block_time(b, s, (double)h->max));
+		fprintf(b->f, " %8s", v);
+	}
+	fprintf(b->f, " %-7s", d->unit == NETCOST_UNIT_PACKETS ? "packets" :
+				b->o->ns ? "ns" : "cycles");
+	if (span && d->unit == NETCOST_UNIT_CYCLES && d->role != NC_ROLE_LATENCY)
+		fprintf(b->f, " %5.2f\n", 100.0 * (double)h->sum / (double)span);
+	else
+		fprintf(b->f, " %5s\n", "-");
+}
+
+/* nc_print_stages - the stage table of @c, its total and its largest stages */
+static void nc_print_stages(const struct nc_block *b, const struct nc_cpu *c)
+{
+	const struct nc_model *m = b->m;
+	const char *u = b->o->ns ? "ns" : "cyc";
+	unsigned int s, i, top[NC_MAX_STAGES], nr_top = 0;
+	double total = nc_top_per_packet(m, c);
+	uint64_t span = nc_model_interval_cycles(m) * b->nr_cpus;
+	uint64_t top_sum = 0;
+	char v[32];
+
+	fprintf(b->f, "%-17s %10s %7s %5s/pkt %8s %8s %8s %8s %8s %8s %-7s %5s\n",
+		"stage", "events", "ev/pkt", u, "mean", "p50", "p90", "p99", "p99.9",
+		"max", "unit", "cpu%");
+	for (s = 0; s < m->nr_stages; s++) {
+		if (!b->o->all && (!c->stage[s] || !c->stage[s]->count))
+			continue;
+		nc_print_stage_row(b, c, s);
+	}
+
+	/* the largest top-level stages, by cost per packet (insertion sort) */
+	for (s = 0; s < m->nr_stages; s++) {
+		double x = nc_stage_own_per_packet(m, c, s);
+
+		if (m->stage[s].role != NC_ROLE_TOP || !c->stage[s])
+			continue;
+		top_sum += nc_stage_own_cycles(m, c, s);
+		if (x <= 0)
+			continue;
+		for (i = nr_top; i > 0 && nc_stage_own_per_packet(m, c, top[i - 1]) < x; i--)
+			top[i] = top[i - 1];
+		top[i] = s;
+		nr_top++;
+	}
+	if (nr_top > NC_TOP_N)
+		nr_top = NC_TOP_N;
+	if (total < 0) {
+		fprintf(b->f, "total: no packets, no cost per packet\n");
+		return;
+	}
+	nc_report_value(v, sizeof(v), b->o->ns ? nc_cycles_to_ns(total, m->info.tsc_khz) : total);
+	fprintf(b->f, "total: %s %s/pkt in top-level stages", v, u);
+	if (!b->o->ns && m->info.tsc_khz) {
+		nc_report_value(v, sizeof(v), nc_cycles_to_ns(total, m->info.tsc_khz));
+		fprintf(b->f, " (%s ns)", v);
+	}
+	if (span)
+		fprintf(b->f, ", %.2f%% of the recorded CPU time",
+			100.0 * (double)top_sum / (double)span);
+	fprintf(b->f, "\nlargest per packet:");
+	for (i = 0; i < nr_top; i++) {
+		double x = nc_stage_own_per_packet(m, c, top[i]);
+
+		nc_report_value(v, sizeof(v), nc_block_time(b, top[i], x));
+		fprintf(b->f, "%s %s %s (%.0f%%)", i ? "," : "", m->stage[top[i]].name, v,
+			100.0 * x / total);
+	}
+	fprintf(b->f, " %s/pkt\n", u);
+}
+
+/* nc_is_attribution - a "net_rx_in_<where>" run counter (not its _cycles) */
+static bool nc_is_attribution(const char *name)
+{
+	size_t len = strlen(name);
+
+	return !strncmp(name, "net_rx_in_", 10) &&
+	       !(len > 7 && !strcmp(name + len - 7, "_cycles"));
+}
+
+/* nc_is_attribution_cycles - the "_cycles" twin of an attribution counter */
+static bool nc_is_attribution_cycles(const char *name)
+{
+	size_t len = strlen(name);
+
+	return !strncmp(name, "net_rx_in_", 10) && len > 7 &&
+	       !strcmp(name + len - 7, "_cycles");
+}
+
+/*
+ * nc_print_counters - the counters of @c, per packet and per second, then
+ * where NET_RX ran: the runs and cycles in each context with their share.
+ */
+static void nc_print_counters(const struct nc_block *b, const struct nc_cpu *c)
+{
+	const struct nc_model *m = b->m;
+	uint64_t rx = nc_cpu_counter(m, &m->total, "rx_packets");
+	uint64_t runs = 0, cycles = 0;
+	unsigned int i;
+	char v[32];
+
+	fprintf(b->f, "\n%-28s %14s %9s %10s\n", "counter", "total", "per pkt", "per s");
+	for (i = 0; i < m->nr_counters; i++) {
+		const char *name = m->counter[i];
+
+		if (!c->has_counter[i] || nc_is_attribution(name) ||
+		    nc_is_attribution_cycles(name))
+			continue;
+		if (!c->counter[i] && !b->o->all)
+			continue;
+		fprintf(b->f, "%-28s %14llu", name, (unsigned long long)c->counter[i]);
+		if (rx && strcmp(name, "rx_packets") && strcmp(name, "tx_packets")) {
+			nc_report_value(v, sizeof(v), (double)c->counter[i] / (double)rx);
+			fprintf(b->f, " %9s", v);
+		} else {
+			fprintf(b->f, " %9s", "-");
+		}
+		if (b->interval_s > 0)
+			fprintf(b->f, " %10.0f\n", (double)c->counter[i] / b->interval_s);
+		else
+			fprintf(b->f, " %10s\n", "-");
+	}
+
+	for (i = 0; i < m->nr_counters; i++) {
+		if (!c->has_counter[i])
+			continue;
+		if (nc_is_attribution(m->counter[i]))
+			runs += c->counter[i];
+		else if (nc_is_attribution_cycles(m->counter[i]))
+			cycles += c->counter[i];
+	}
+	if (!runs && !cycles)
+		return;
+	fprintf(b->f, "\n%-28s %14s %6s %14s %6s %9s\n", "NET_RX ran in", "runs", "share",
+		b->o->ns ? "ns" : "cycles", "share", b->o->ns ? "ns/pkt" : "cyc/pkt");
+	for (i = 0; i < m->nr_counters; i++) {
+		char cname[NC_NAME_LEN + 8];
+		uint64_t r, cy;
+
+		if (!c->has_counter[i] || !nc_is_attribution(m->counter[i]))
+			continue;
+		snprintf(cname, sizeof(cname), "%s_cycles", m->counter[i]);
+		r = c->counter[i];
+		cy = nc_cpu_counter(m, c, cname);
+		fprintf(b->f, "  %-26s %14llu %5.1f%% %14.0f %5.1f%%", m->counter[i] + 10,
+			(unsigned long long)r, runs ? 100.0 * (double)r / (double)runs : 0,
+			b->o->ns ? nc_cycles_to_ns((double)cy, m->info.tsc_khz) : (double)cy,
+			cycles ? 100.0 * (double)cy / (double)cycles : 0);
+		if (rx) {
+			double per = (double)cy / (double)rx;
+
+			nc_report_value(v, sizeof(v), b->o->ns ?
+					nc_cycles_to_ns(per, m->info.tsc_khz) : per);
+			fprintf(b->f, " %9s\n", v);
+		} else {
+			fprintf(b->f, " %9s\n", "-");
+		}
+	}
+}
+
+/* nc_print_block - the tables for @c (the total, or one CPU) */
+static void nc_print_block(struct nc_block *b, const struct nc_cpu *c)
+{
+	uint64_t rx = nc_cpu_counter(b->m, c, "rx_packets");
+	uint64_t tx = nc_cpu_counter(b->m, c, "tx_packets");
+
+	fprintf(b->f, "packets: rx %llu", (unsigned long long)rx);
+	if (b->interval_s > 0)
+		fprintf(b->f, " (%.0f/s)", (double)rx / b->interval_s);
+	fprintf(b->f, ", tx %llu", (unsigned long long)tx);
+	if (b->interval_s > 0)
+		fprintf(b->f, " (%.0f/s)", (double)tx / b->interval_s);
+	fprintf(b->f, "\n\n");
+	nc_print_stages(b, c);
+	nc_print_counters(b, c);
+}
+
+/*
+ * nc_recorded_cpus - how many of @m's CPUs the module records (its config
+ * cpumask): the dump lists every possible CPU, but only these can spend
+ * cycles on recorded stages.  All of them when the mask says nothing.
+ */
+static unsigned int nc_recorded_cpus(const struct nc_model *m)
+{
+	bool *set = nc_xcalloc(NC_MAX_CPUS, sizeof(*set));
+	unsigned int i, n = 0;
+
+	if (!nc_parse_cpulist(m->info.config.cpus, set, NC_MAX_CPUS))
+		for (i = 0; i < m->nr_cpus; i++)
+			n += set[m->cpus[i].cpu];
+	free(set);
+	return n ? n : m->nr_cpus;
+}
+
+/* nc_print_header - kernel, preemption model, CPUs and interval */
+static void nc_print_header(const struct nc_block *b)
+{
+	const struct nc_info *info = &b->m->info;
+	char cpus[256];
+	bool *set = nc_xcalloc(NC_MAX_CPUS, sizeof(*set));
+	unsigned int i;
+
+	for (i = 0; i < b->m->nr_cpus; i++)
+		set[b->m->cpus[i].cpu] = true;
+	nc_format_cpulist(set, NC_MAX_CPUS, cpus, sizeof(cpus));
+	free(set);
+	fprintf(b->f, "netcost %s: kernel %s (%s), CPUs %s (recording %s), interval %.3f s, TSC %.1f MHz\n",
+		info->version, info->kernel,
+		nc_preempt_model(info->preempt_rt, info->threadirqs),
+		*cpus ? cpus : "none", *info->config.cpus ? info->config.cpus : "?",
+		b->interval_s, info->tsc_khz / 1000.0);
+}
+
+/* nc_print_footer - how to read the marks, and how exact percentiles are */
+static void nc_print_footer(const struct nc_block *b)
+{
+	fprintf(b->f, "\n* inside another stage, not in the total   + not packet work, not in the total   ~ waiting time, not CPU time\n");
+	fprintf(b->f, "irq_thread includes the NET_RX it runs (in softirq_net_rx too): the total and the largest stages count it once.\n");
+	fprintf(b->f, "per pkt: per rx packet (of all CPUs); tx_xmit, syscall_tx, softirq_net_tx per tx packet.  cpu%%: of %u CPU(s) x interval.\n",
+		b->nr_cpus);
+	fprintf(b->f, "percentiles from log-linear buckets: within %.1f%% of the true value, exact below %u.\n",
+		100.0 * NC_HIST_REL_ERROR, 2 * NETCOST_HIST_SUB);
+}
+
+/*
+ * nc_report_print - the "dump" report of @m (narrowed by --cpu/--stage
+ * first) on @f: text, or JSON with -j.  Returns 0 or the exit status.
+ */
+int nc_report_print(FILE *f, struct nc_model *m, const struct nc_report_opts *o)
+{
+	struct nc_block b = { .f = f, .m = m, .o = o };
+	unsigned int i;
+	int ret;
+
+	ret = nc_report_select(m, o);
+	if (ret)
+		return ret;
+	if (o->json) {
+		json_t *root = nc_model_to_json(m, NC_JSON_DERIVED);
+
+		ret = nc_json_print(f, root, o->json_lines ? 0 : 2);
+		json_decref(root);
+		return ret;
+	}
+	if (o->ns && !m->info.tsc_khz) {
+		nc_err("--ns needs the TSC rate, and the module reported none");
+		return NC_EXIT_ERROR;
+	}
+	b.nr_cpus = nc_recorded_cpus(m);
+	if (m->info.now_ns > m->info.reset_ns)
+		b.interval_s = (double)(m->info.now_ns - m->info.reset_ns) / 1e9;
+	nc_print_header(&b);
+	nc_print_block(&b, &m->total);
+	for (i = 0; o->per_cpu && i < m->nr_cpus; i++) {
+		b.nr_cpus = 1;
+		fprintf(f, "\n=== CPU %u ===\n", m->cpus[i].cpu);
+		nc_print_block(&b, &m->cpus[i]);
+	}
+	b.nr_cpus = nc_recorded_cpus(m);
+	nc_print_footer(&b);
+	return ferror(f) ? NC_EXIT_ERROR : NC_EXIT_OK;
+}

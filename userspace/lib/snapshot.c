@@ -1,0 +1,898 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * snapshot.c - the model as JSON (jansson), both ways: "netcost info -j"
+ * and "dump -j" print it, "netcost save" writes it to a file with a meta
+ * object, and "show", "diff" and "plot" load it back.  The loader trusts
+ * nothing: each mistake in a file is named by its place (line:column from
+ * jansson, or the path of the key) and ends in NC_EXIT_SNAPSHOT.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hist.h"
+#include "netcost_names.h"
+#include "snapshot.h"
+
+static const char *const nc_hook_kinds[] = {
+	[NETCOST_HOOK_TRACEPOINT]	= "tracepoint",
+	[NETCOST_HOOK_KPROBE]		= "kprobe",
+	[NETCOST_HOOK_KRETPROBE]	= "kretprobe",
+};
+
+static const char *const nc_unit_names[] = {
+	[NETCOST_UNIT_CYCLES]	= "cycles",
+	[NETCOST_UNIT_PACKETS]	= "packets",
+};
+
+/* nc_group_name - the name of group bit @bit, or NULL when unknown */
+const char *nc_group_name(unsigned int bit)
+{
+	return bit < ARRAY_SIZE(netcost_group_names) ? netcost_group_names[bit] : NULL;
+}
+
+/* nc_jint - a JSON integer for a u64 (values past 2^63 do not occur) */
+static json_t *nc_jint(uint64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+/* nc_jreal - a derived value, rounded so that the text stays readable */
+static json_t *nc_jreal(double v)
+{
+	return json_real(v);
+}
+
+/* nc_groups_to_json - group bits as names; bits this tool lacks as numbers */
+static json_t *nc_groups_to_json(uint32_t groups)
+{
+	json_t *a = json_array();
+	unsigned int bit;
+
+	for (bit = 0; bit < 32; bit++) {
+		if (!(groups & (1u << bit)))
+			continue;
+		if (nc_group_name(bit))
+			json_array_append_new(a, json_string(nc_group_name(bit)));
+		else
+			json_array_append_new(a, json_integer(1u << bit));
+	}
+	return a;
+}
+
+/* nc_config_to_json - the configuration, as "config show -j" prints it */
+json_t *nc_config_to_json(const struct nc_config *cfg)
+{
+	json_t *o = json_object(), *irqs = json_array();
+	unsigned int i;
+
+	for (i = 0; i < cfg->nr_nic_irqs; i++)
+		json_array_append_new(irqs, json_integer(cfg->nic_irq[i]));
+	json_object_set_new(o, "nic_irqs_auto", json_boolean(cfg->nic_irqs_auto));
+	json_object_set_new(o, "nic_irqs", irqs);
+	json_object_set_new(o, "cpus", json_string(cfg->cpus));
+	json_object_set_new(o, "groups", nc_groups_to_json(cfg->groups));
+	json_object_set_new(o, "recording", json_boolean(cfg->recording));
+	return o;
+}
+
+/* nc_info_to_json - every INFO attribute, as "info -j" prints it */
+json_t *nc_info_to_json(const struct nc_info *info)
+{
+	json_t *o = json_object(), *hooks = json_array();
+	unsigned int i;
+
+	json_object_set_new(o, "version", json_string(info->version));
+	json_object_set_new(o, "kernel", json_string(info->kernel));
+	json_object_set_new(o, "preempt_rt", json_boolean(info->preempt_rt));
+	json_object_set_new(o, "threadirqs", json_boolean(info->threadirqs));
+	json_object_set_new(o, "tsc_khz", json_integer(info->tsc_khz));
+	json_object_set_new(o, "nr_cpus", json_integer(info->nr_cpus));
+	json_object_set_new(o, "nr_cpus_online", json_integer(info->nr_cpus_online));
+	json_object_set_new(o, "probe_cost_cycles", json_integer(info->probe_cost));
+	json_object_set_new(o, "hist_buckets", json_integer(info->hist_buckets));
+	json_object_set_new(o, "hist_sub_bits", json_integer(info->hist_sub_bits));
+	json_object_set_new(o, "mem_per_cpu", json_integer(info->mem_per_cpu));
+	json_object_set_new(o, "generation", json_integer(info->generation));
+	json_object_set_new(o, "reset_ns", nc_jint(info->reset_ns));
+	json_object_set_new(o, "now_ns", nc_jint(info->now_ns));
+	json_object_set_new(o, "reset_cycles", nc_jint(info->reset_cycles));
+	json_object_set_new(o, "now_cycles", nc_jint(info->now_cycles));
+	json_object_set_new(o, "config", nc_config_to_json(&info->config));
+	for (i = 0; i < info->nr_hooks; i++) {
+		const struct nc_hook *h = &info->hook[i];
+		json_t *jh = json_object();
+
+		json_object_set_new(jh, "name", json_string(h->name));
+		if (h->kind < ARRAY_SIZE(nc_hook_kinds))
+			json_object_set_new(jh, "kind", json_string(nc_hook_kinds[h->kind]));
+		else
+			json_object_set_new(jh, "kind", json_integer(h->kind));
+		json_object_set_new(jh, "groups", nc_groups_to_json(h->group));
+		json_object_set_new(jh, "attached", json_boolean(h->attached));
+		json_object_set_new(jh, "hits", nc_jint(h->hits));
+		json_object_set_new(jh, "missed", nc_jint(h->missed));
+		json_array_append_new(hooks, jh);
+	}
+	json_object_set_new(o, "hooks", hooks);
+	return o;
+}
+
+/*
+ * nc_stage_to_json - one stage of one CPU (or the total): the raw data,
+ * the non-empty buckets, and with NC_JSON_DERIVED what "dump" computes.
+ * The overflow bucket has no upper bound: its "hi" is null.
+ */
+static json_t *nc_stage_to_json(const struct nc_model *m, const struct nc_cpu *c,
+				unsigned int s, unsigned int flags)
+{
+	const struct nc_hist *h = c->stage[s];
+	json_t *o = json_object(), *b = json_array();
+	uint64_t pkts = nc_cpu_packets(m, &m->total, s);	/* see nc_stage_per_packet() */
+	unsigned int i;
+
+	json_object_set_new(o, "count", nc_jint(h->count));
+	json_object_set_new(o, "cycles", nc_jint(h->sum));
+	json_object_set_new(o, "min", nc_jint(h->min));
+	json_object_set_new(o, "max", nc_jint(h->max));
+	json_object_set_new(o, "unit", json_string(m->stage[s].unit < ARRAY_SIZE(nc_unit_names) ?
+						   nc_unit_names[m->stage[s].unit] : "cycles"));
+	if (flags & NC_JSON_DERIVED) {
+		json_object_set_new(o, "mean", nc_jreal(nc_hist_mean(h)));
+		json_object_set_new(o, "p50", nc_jreal(nc_hist_percentile(h, 50)));
+		json_object_set_new(o, "p90", nc_jreal(nc_hist_percentile(h, 90)));
+		json_object_set_new(o, "p99", nc_jreal(nc_hist_percentile(h, 99)));
+		json_object_set_new(o, "p999", nc_jreal(nc_hist_percentile(h, 99.9)));
+		if (pkts) {
+			json_object_set_new(o, "events_per_packet",
+					    nc_jreal((double)h->count / (double)pkts));
+			json_object_set_new(o, "per_packet",
+					    nc_jreal((double)h->sum / (double)pkts));
+		}
+	}
+	for (i = 0; i < NETCOST_HIST_BUCKETS; i++) {
+		json_t *jb;
+
+		if (!h->buckets[i])
+			continue;
+		jb = json_object();
+		json_object_set_new(jb, "lo", nc_jint(netcost_hist_lo(i)));
+		json_object_set_new(jb, "hi", i == NETCOST_HIST_OVERFLOW ? json_null() :
+					      nc_jint(netcost_hist_hi(i)));
+		json_object_set_new(jb, "count", nc_jint(h->buckets[i]));
+		json_array_append_new(b, jb);
+	}
+	json_object_set_new(o, "buckets", b);
+	return o;
+}
+
+/* nc_cpu_to_json - {"stages": {...}, "counters": {...}} of a CPU or total */
+static json_t *nc_cpu_to_json(const struct nc_model *m, const struct nc_cpu *c,
+			      unsigned int flags)
+{
+	json_t *o = json_object(), *st = json_object(), *ct = json_object();
+	unsigned int i;
+
+	for (i = 0; i < m->nr_stages; i++)
+		if (c->stage[i])
+			json_object_set_new(st, m->stage[i].name,
+					    nc_stage_to_json(m, c, i, flags));
+	for (i = 0; i < m->nr_counters; i++)
+		if (c->has_counter[i])
+			json_object_set_new(ct, m->counter[i], nc_jint(c->counter[i]));
+	json_object_set_new(o, "stages", st);
+	json_object_set_new(o, "counters", ct);
+	return o;
+}
+
+/* nc_model_to_json - {"info", "cpus", "total"}: the "dump -j" document */
+json_t *nc_model_to_json(const struct nc_model *m, unsigned int flags)
+{
+	json_t *o = json_object(), *cpus = json_array();
+	unsigned int i;
+
+	json_object_set_new(o, "info", nc_info_to_json(&m->info));
+	for (i = 0; i < m->nr_cpus; i++) {
+		json_t *c = json_object(), *body = nc_cpu_to_json(m, &m->cpus[i], flags);
+
+		json_object_set_new(c, "cpu", json_integer(m->cpus[i].cpu));
+		json_object_update(c, body);
+		json_decref(body);
+		json_array_append_new(cpus, c);
+	}
+	json_object_set_new(o, "cpus", cpus);
+	json_object_set_new(o, "total", nc_cpu_to_json(m, &m->total, flags));
+	return o;
+}
+
+/* nc_meta_to_json - the meta object of a snapshot */
+static json_t *nc_meta_to_json(const struct nc_meta *meta)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "kernel", json_string(meta->kernel ? meta->kernel : ""));
+	json_object_set_new(o, "preempt_rt", json_boolean(meta->preempt_rt));
+	json_object_set_new(o, "threadirqs", json_boolean(meta->threadirqs));
+	json_object_set_new(o, "cmdline", json_string(meta->cmdline ? meta->cmdline : ""));
+	json_object_set_new(o, "cpu_model", json_string(meta->cpu_model ? meta->cpu_model : ""));
+	json_object_set_new(o, "tsc_khz", json_integer(meta->tsc_khz));
+	json_object_set_new(o, "nr_cpus", json_integer(meta->nr_cpus));
+	json_object_set_new(o, "taken_at", json_string(meta->taken_at ? meta->taken_at : ""));
+	json_object_set_new(o, "interval_ns", nc_jint(meta->interval_ns));
+	json_object_set_new(o, "probe_cost", json_integer(meta->probe_cost));
+	json_object_set_new(o, "note", meta->note ? json_string(meta->note) : json_null());
+	if (meta->load)
+		json_object_set(o, "load", meta->load);
+	if (meta->soak)
+		json_object_set(o, "soak", meta->soak);
+	return o;
+}
+
+/* nc_snapshot_to_json - the whole snapshot document of a model with meta */
+json_t *nc_snapshot_to_json(const struct nc_model *m)
+{
+	json_t *o = json_object(), *body = nc_model_to_json(m, 0);
+
+	json_object_set_new(o, "schema", json_integer(NC_SNAPSHOT_SCHEMA));
+	json_object_set_new(o, "tool", json_string("netcost"));
+	json_object_set_new(o, "meta", nc_meta_to_json(&m->meta));
+	json_object_update(o, body);
+	json_decref(body);
+	return o;
+}
+
+/*
+ * nc_json_print - print @root on @f: indented with @indent, one line
+ * when 0.  Returns 0, or NC_EXIT_ERROR when stdout fails.
+ */
+int nc_json_print(FILE *f, json_t *root, unsigned int indent)
+{
+	size_t flags = JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10) |
+		       (indent ? JSON_INDENT(indent) : JSON_COMPACT);
+
+	if (json_dumpf(root, f, flags) || fputc('\n', f) == EOF) {
+		nc_err("cannot write JSON: %s", strerror(errno));
+		return NC_EXIT_ERROR;
+	}
+	return NC_EXIT_OK;
+}
+
+/* nc_read_line - the first line of a small file, without its newline */
+static char *nc_read_line(const char *path, const char *prefix)
+{
+	char line[4096];
+	FILE *f = fopen(path, "r");
+	char *val = NULL;
+
+	if (!f)
+		return NULL;
+	while (!val && fgets(line, sizeof(line), f)) {
+		char *p = line;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (prefix) {
+			if (strncmp(line, prefix, strlen(prefix)))
+				continue;
+			p = strchr(line, ':');
+			if (!p)
+				continue;
+			for (p++; *p == ' ' || *p == '\t'; p++)
+				;
+		}
+		val = nc_xstrdup(p);
+	}
+	fclose(f);
+	return val;
+}
+
+/*
+ * nc_meta_collect - fill @meta for a snapshot taken now of a module that
+ * answered @info: the kernel as the module saw it, the boot command line
+ * and CPU model of this machine, and the interval since the last reset.
+ */
+void nc_meta_collect(struct nc_meta *meta, const struct nc_info *info,
+		     const char *note)
+{
+	char when[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	nc_meta_free(meta);
+	meta->kernel = nc_xstrdup(info->kernel);
+	meta->preempt_rt = info->preempt_rt;
+	meta->threadirqs = info->threadirqs;
+	meta->cmdline = nc_read_line("/proc/cmdline", NULL);
+	if (!meta->cmdline)
+		meta->cmdline = nc_xstrdup("");
+	meta->cpu_model = nc_read_line("/proc/cpuinfo", "model name");
+	if (!meta->cpu_model)
+		meta->cpu_model = nc_xstrdup("unknown");
+	meta->tsc_khz = info->tsc_khz;
+	meta->nr_cpus = info->nr_cpus;
+	gmtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	meta->taken_at = nc_xstrdup(when);
+	meta->interval_ns = info->now_ns > info->reset_ns ? info->now_ns - info->reset_ns : 0;
+	meta->probe_cost = info->probe_cost;
+	meta->note = nc_xstrdup(note);
+}
+
+/*
+ * nc_snapshot_save - write @m (with its meta) to @path, through a
+ * temporary file and rename(), so that a reader never sees half a file.
+ * Returns 0, or NC_EXIT_ERROR after printing why.
+ */
+int nc_snapshot_save(const struct nc_model *m, const char *path)
+{
+	json_t *root = nc_snapshot_to_json(m);
+	char *tmp;
+	int ret = NC_EXIT_ERROR;
+
+	if (asprintf(&tmp, "%s.tmp.%d", path, (int)getpid()) < 0) {
+		nc_err("out of memory");
+		goto err_put_root;
+	}
+	if (json_dump_file(root, tmp, JSON_PRESERVE_ORDER | JSON_INDENT(1))) {
+		nc_err("%s: cannot write: %s", path, strerror(errno));
+		goto err_unlink_tmp;
+	}
+	if (rename(tmp, path)) {
+		nc_err("%s: cannot write: %s", path, strerror(errno));
+		goto err_unlink_tmp;
+	}
+	ret = NC_EXIT_OK;
+	goto out_free_tmp;
+
+err_unlink_tmp:
+	unlink(tmp);
+out_free_tmp:
+	free(tmp);
+err_put_root:
+	json_decref(root);
+	return ret;
+}
+
+/* ---- the loader ---- */
+
+/* Where in a file the loader is, for its messages: "cpus[1].stages.hardirq" */
+struct nc_jctx {
+	const char *name;		/* the file */
+	char path[512];
+};
+
+/* nc_jfail - "FILE: PATH.KEY: WHAT"; returns NC_EXIT_SNAPSHOT */
+static int nc_jfail(struct nc_jctx *j, const char *key, const char *what)
+{
+	nc_err("%s: %s%s%s: %s", j->name, j->path, *j->path && key ? "." : "",
+	       key ? key : "", what);
+	return NC_EXIT_SNAPSHOT;
+}
+
+/*
+ * nc_jpush - descend: append @fmt's text to the path ("stages", "[3]"),
+ * with a dot before a key.  Returns the old length, for nc_jpop().
+ */
+static size_t __attribute__((format(printf, 2, 3)))
+nc_jpush(struct nc_jctx *j, const char *fmt, ...)
+{
+	size_t len = strlen(j->path);
+	va_list ap;
+
+	if (len && fmt[0] != '[' && len < sizeof(j->path) - 1)
+		strcat(j->path, ".");
+	va_start(ap, fmt);
+	vsnprintf(j->path + strlen(j->path), sizeof(j->path) - strlen(j->path), fmt, ap);
+	va_end(ap);
+	return len;
+}
+
+/* nc_jpop - back to the level nc_jpush() left */
+static void nc_jpop(struct nc_jctx *j, size_t len)
+{
+	j->path[len] = '\0';
+}
+
+/*
+ * nc_jget - the member @key of @obj, which must be of @type.  Returns 0
+ * and sets @val, or NC_EXIT_SNAPSHOT after naming the key.
+ */
+static int nc_jget(struct nc_jctx *j, json_t *obj, const char *key, json_type type,
+		   json_t **val)
+{
+	static const char *const what[] = {
+		[JSON_OBJECT] = "expected an object", [JSON_ARRAY] = "expected an array",
+		[JSON_STRING] = "expected a string", [JSON_INTEGER] = "expected an integer",
+		[JSON_TRUE] = "expected true or false",
+	};
+	json_t *v = json_object_get(obj, key);
+
+	if (!v)
+		return nc_jfail(j, key, "missing");
+	if (json_typeof(v) != type &&
+	    !(type == JSON_TRUE && json_typeof(v) == JSON_FALSE))
+		return nc_jfail(j, key, what[type]);
+	*val = v;
+	return 0;
+}
+
+/* nc_jget_u64 - an integer member >= 0 */
+static int nc_jget_u64(struct nc_jctx *j, json_t *obj, const char *key, uint64_t *val)
+{
+	json_t *v;
+
+	if (nc_jget(j, obj, key, JSON_INTEGER, &v))
+		return NC_EXIT_SNAPSHOT;
+	if (json_integer_value(v) < 0)
+		return nc_jfail(j, key, "must not be negative");
+	*val = (uint64_t)json_integer_value(v);
+	return 0;
+}
+
+/* nc_jget_u32 - an integer member in 0 .. 2^32-1 */
+static int nc_jget_u32(struct nc_jctx *j, json_t *obj, const char *key, uint32_t *val)
+{
+	uint64_t v;
+
+	if (nc_jget_u64(j, obj, key, &v))
+		return NC_EXIT_SNAPSHOT;
+	if (v > UINT32_MAX)
+		return nc_jfail(j, key, "out of range");
+	*val = (uint32_t)v;
+	return 0;
+}
+
+/* nc_jget_bool - a true/false member */
+static int nc_jget_bool(struct nc_jctx *j, json_t *obj, const char *key, bool *val)
+{
+	json_t *v;
+
+	if (nc_jget(j, obj, key, JSON_TRUE, &v))
+		return NC_EXIT_SNAPSHOT;
+	*val = json_is_true(v);
+	return 0;
+}
+
+/* nc_jget_str - a string member copied into @buf, which it must fit */
+static int nc_jget_str(struct nc_jctx *j, json_t *obj, const char *key,
+		       char *buf, size_t len)
+{
+	json_t *v;
+
+	if (nc_jget(j, obj, key, JSON_STRING, &v))
+		return NC_EXIT_SNAPSHOT;
+	if (json_string_length(v) >= len)
+		return nc_jfail(j, key, "too long");
+	memcpy(buf, json_string_value(v), json_string_length(v) + 1);
+	return 0;
+}
+
+/* nc_jget_strdup - a string member, allocated */
+static int nc_jget_strdup(struct nc_jctx *j, json_t *obj, const char *key, char **val)
+{
+	json_t *v;
+
+	if (nc_jget(j, obj, key, JSON_STRING, &v))
+		return NC_EXIT_SNAPSHOT;
+	*val = nc_xstrdup(json_string_value(v));
+	return 0;
+}
+
+/* nc_jgroups - a "groups" array of names (or bit values) into bits */
+static int nc_jgroups(struct nc_jctx *j, json_t *obj, uint32_t *groups)
+{
+	json_t *arr, *v;
+	size_t i;
+
+	if (nc_jget(j, obj, "groups", JSON_ARRAY, &arr))
+		return NC_EXIT_SNAPSHOT;
+	*groups = 0;
+	json_array_foreach(arr, i, v) {
+		json_int_t bits = json_integer_value(v);
+		unsigned int bit;
+
+		if (json_is_integer(v) && bits > 0 && bits <= UINT32_MAX &&
+		    !(bits & (bits - 1))) {
+			*groups |= (uint32_t)bits;
+			continue;
+		}
+		for (bit = 0; json_is_string(v) && nc_group_name(bit); bit++)
+			if (!strcmp(json_string_value(v), nc_group_name(bit)))
+				break;
+		if (!json_is_string(v) || !nc_group_name(bit))
+			return nc_jfail(j, "groups", "not a list of group names");
+		*groups |= 1u << bit;
+	}
+	return 0;
+}
+
+/* nc_jconfig - "config" into @cfg */
+static int nc_jconfig(struct nc_jctx *j, json_t *obj, struct nc_config *cfg)
+{
+	json_t *irqs, *v;
+	size_t i, len;
+	int ret;
+
+	len = nc_jpush(j, "config");
+	ret = nc_jget_bool(j, obj, "nic_irqs_auto", &cfg->nic_irqs_auto) ||
+	      nc_jget(j, obj, "nic_irqs", JSON_ARRAY, &irqs) ||
+	      nc_jget_str(j, obj, "cpus", cfg->cpus, sizeof(cfg->cpus)) ||
+	      nc_jgroups(j, obj, &cfg->groups) ||
+	      nc_jget_bool(j, obj, "recording", &cfg->recording);
+	if (!ret && json_array_size(irqs) > NC_MAX_NIC_IRQS)
+		ret = nc_jfail(j, "nic_irqs", "too many");
+	json_array_foreach(ret ? NULL : irqs, i, v) {
+		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		    json_integer_value(v) > UINT32_MAX) {
+			ret = nc_jfail(j, "nic_irqs", "expected IRQ numbers");
+			break;
+		}
+		cfg->nic_irq[cfg->nr_nic_irqs++] = (uint32_t)json_integer_value(v);
+	}
+	nc_jpop(j, len);
+	return ret ? NC_EXIT_SNAPSHOT : 0;
+}
+
+/* nc_jhook - one element of "hooks" */
+static int nc_jhook(struct nc_jctx *j, json_t *obj, struct nc_hook *h)
+{
+	json_t *kind;
+	unsigned int k;
+
+	if (!json_is_object(obj))
+		return nc_jfail(j, NULL, "expected an object");
+	if (nc_jget_str(j, obj, "name", h->name, sizeof(h->name)) ||
+	    nc_jgroups(j, obj, &h->group) ||
+	    nc_jget_bool(j, obj, "attached", &h->attached) ||
+	    nc_jget_u64(j, obj, "hits", &h->hits))
+		return NC_EXIT_SNAPSHOT;
+	if (json_object_get(obj, "missed") &&	/* newer than schema 1's first files */
+	    nc_jget_u64(j, obj, "missed", &h->missed))
+		return NC_EXIT_SNAPSHOT;
+	kind = json_object_get(obj, "kind");
+	for (k = 0; json_is_string(kind) && k < ARRAY_SIZE(nc_hook_kinds); k++)
+		if (!strcmp(json_string_value(kind), nc_hook_kinds[k]))
+			break;
+	if (json_is_integer(kind) && json_integer_value(kind) >= 0 &&
+	    json_integer_value(kind) <= 255)
+		k = (unsigned int)json_integer_value(kind);
+	else if (!json_is_string(kind) || k == ARRAY_SIZE(nc_hook_kinds))
+		return nc_jfail(j, "kind", kind ? "not a hook kind" : "missing");
+	h->kind = (uint8_t)k;
+	return 0;
+}
+
+/* nc_jinfo - "info" into @info: every key "info -j" prints */
+static int nc_jinfo(struct nc_jctx *j, json_t *obj, struct nc_info *info)
+{
+	json_t *cfg, *hooks, *v;
+	size_t i, len;
+	int ret;
+
+	len = nc_jpush(j, "info");
+	ret = nc_jget_str(j, obj, "version", info->version, sizeof(info->version)) ||
+	      nc_jget_str(j, obj, "kernel", info->kernel, sizeof(info->kernel)) ||
+	      nc_jget_bool(j, obj, "preempt_rt", &info->preempt_rt) ||
+	      nc_jget_bool(j, obj, "threadirqs", &info->threadirqs) ||
+	      nc_jget_u32(j, obj, "tsc_khz", &info->tsc_khz) ||
+	      nc_jget_u32(j, obj, "nr_cpus", &info->nr_cpus) ||
+	      nc_jget_u32(j, obj, "nr_cpus_online", &info->nr_cpus_online) ||
+	      nc_jget_u32(j, obj, "probe_cost_cycles", &info->probe_cost) ||
+	      nc_jget_u32(j, obj, "hist_buckets", &info->hist_buckets) ||
+	      nc_jget_u32(j, obj, "hist_sub_bits", &info->hist_sub_bits) ||
+	      nc_jget_u32(j, obj, "mem_per_cpu", &info->mem_per_cpu) ||
+	      nc_jget_u32(j, obj, "generation", &info->generation) ||
+	      nc_jget_u64(j, obj, "reset_ns", &info->reset_ns) ||
+	      nc_jget_u64(j, obj, "now_ns", &info->now_ns) ||
+	      nc_jget_u64(j, obj, "reset_cycles", &info->reset_cycles) ||
+	      nc_jget_u64(j, obj, "now_cycles", &info->now_cycles) ||
+	      nc_jget(j, obj, "config", JSON_OBJECT, &cfg) ||
+	      nc_jconfig(j, cfg, &info->config) ||
+	      nc_jget(j, obj, "hooks", JSON_ARRAY, &hooks);
+	if (!ret && (info->hist_buckets != NETCOST_HIST_BUCKETS ||
+		     info->hist_sub_bits != NETCOST_HIST_SUB_BITS))
+		ret = nc_jfail(j, "hist_sub_bits", "a bucket layout this netcost does not know");
+	if (!ret && json_array_size(hooks) > NC_MAX_HOOKS)
+		ret = nc_jfail(j, "hooks", "too many");
+	json_array_foreach(ret ? NULL : hooks, i, v) {
+		size_t l2 = nc_jpush(j, "hooks[%zu]", i);
+
+		ret = nc_jhook(j, v, &info->hook[info->nr_hooks++]);
+		nc_jpop(j, l2);
+		if (ret)
+			break;
+	}
+	nc_jpop(j, len);
+	return ret ? NC_EXIT_SNAPSHOT : 0;
+}
+
+/*
+ * nc_jbucket - one element of a "buckets" array into @h.  Its bounds must
+ * be one of netcost_hist.h's buckets ("hi" null for the overflow one).
+ */
+static int nc_jbucket(struct nc_jctx *j, json_t *obj, struct nc_hist *h)
+{
+	uint64_t lo, hi = 0, count;
+	json_t *jhi;
+	uint32_t i;
+
+	if (!json_is_object(obj))
+		return nc_jfail(j, NULL, "expected an object");
+	if (nc_jget_u64(j, obj, "lo", &lo) || nc_jget_u64(j, obj, "count", &count))
+		return NC_EXIT_SNAPSHOT;
+	i = netcost_hist_index(lo);
+	jhi = json_object_get(obj, "hi");
+	if (!jhi)
+		return nc_jfail(j, "hi", "missing");
+	if (!(json_is_null(jhi) && i == NETCOST_HIST_OVERFLOW) &&
+	    nc_jget_u64(j, obj, "hi", &hi))
+		return NC_EXIT_SNAPSHOT;
+	if (netcost_hist_lo(i) != lo ||
+	    (i != NETCOST_HIST_OVERFLOW && netcost_hist_hi(i) != hi))
+		return nc_jfail(j, NULL, "not a bucket of netcost's histograms");
+	if (h->buckets[i])
+		return nc_jfail(j, NULL, "bucket listed twice");
+	h->buckets[i] = count;
+	return 0;
+}
+
+/* nc_jstage - one member of a "stages" object into @c */
+static int nc_jstage(struct nc_jctx *j, struct nc_model *m, struct nc_cpu *c,
+		     const char *name, json_t *obj)
+{
+	json_t *buckets, *unit, *v;
+	uint8_t u = NETCOST_UNIT_CYCLES;
+	struct nc_hist *h;
+	size_t i, len;
+	int s, ret;
+
+	if (!json_is_object(obj))
+		return nc_jfail(j, NULL, "expected an object");
+	unit = json_object_get(obj, "unit");
+	if (unit) {
+		for (u = 0; json_is_string(unit) && u < ARRAY_SIZE(nc_unit_names); u++)
+			if (!strcmp(json_string_value(unit), nc_unit_names[u]))
+				break;
+		if (u == ARRAY_SIZE(nc_unit_names) || !json_is_string(unit))
+			return nc_jfail(j, "unit", "not \"cycles\" or \"packets\"");
+	}
+	s = nc_model_find_stage(m, name);
+	if (s < 0)
+		s = nc_model_stage(m, name, u);
+	else if (unit && m->stage[s].unit != u)
+		return nc_jfail(j, "unit", "not the unit of this stage");
+	if (s < 0)
+		return nc_jfail(j, NULL, "too many stages, or a bad stage name");
+	if (c->stage[s])
+		return nc_jfail(j, NULL, "stage listed twice");
+	h = nc_cpu_hist(c, s);
+	if (nc_jget_u64(j, obj, "count", &h->count) ||
+	    nc_jget_u64(j, obj, "cycles", &h->sum) ||
+	    nc_jget_u64(j, obj, "min", &h->min) ||
+	    nc_jget_u64(j, obj, "max", &h->max) ||
+	    nc_jget(j, obj, "buckets", JSON_ARRAY, &buckets))
+		return NC_EXIT_SNAPSHOT;
+	if (h->count && h->min > h->max)
+		return nc_jfail(j, "min", "greater than max");
+	ret = 0;
+	json_array_foreach(buckets, i, v) {
+		len = nc_jpush(j, "buckets[%zu]", i);
+		ret = nc_jbucket(j, v, h);
+		nc_jpop(j, len);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* nc_jcpu - "stages" and "counters" of one CPU object into @c */
+static int nc_jcpu(struct nc_jctx *j, struct nc_model *m, struct nc_cpu *c, json_t *obj)
+{
+	json_t *stages, *counters, *v;
+	const char *key;
+	size_t len;
+	int ret;
+
+	if (nc_jget(j, obj, "stages", JSON_OBJECT, &stages) ||
+	    nc_jget(j, obj, "counters", JSON_OBJECT, &counters))
+		return NC_EXIT_SNAPSHOT;
+	if (!c)		/* "total": the shape is checked, the sums are redone */
+		return 0;
+	json_object_foreach(stages, key, v) {
+		len = nc_jpush(j, "stages.%s", key);
+		ret = nc_jstage(j, m, c, key, v);
+		nc_jpop(j, len);
+		if (ret)
+			return ret;
+	}
+	json_object_foreach(counters, key, v) {
+		int i;
+
+		len = nc_jpush(j, "counters");
+		if (!json_is_integer(v) || json_integer_value(v) < 0) {
+			ret = nc_jfail(j, key, "expected an integer >= 0");
+			nc_jpop(j, len);
+			return ret;
+		}
+		i = nc_model_counter(m, key);
+		if (i < 0) {
+			ret = nc_jfail(j, key, "too many counters, or a bad name");
+			nc_jpop(j, len);
+			return ret;
+		}
+		nc_jpop(j, len);
+		c->counter[i] = (uint64_t)json_integer_value(v);
+		c->has_counter[i] = true;
+	}
+	return 0;
+}
+
+/* nc_jmeta - "meta" into m->meta */
+static int nc_jmeta(struct nc_jctx *j, json_t *obj, struct nc_meta *meta)
+{
+	json_t *note, *load, *soak;
+	size_t len = nc_jpush(j, "meta");
+	int ret;
+
+	ret = nc_jget_strdup(j, obj, "kernel", &meta->kernel) ||
+	      nc_jget_bool(j, obj, "preempt_rt", &meta->preempt_rt) ||
+	      nc_jget_bool(j, obj, "threadirqs", &meta->threadirqs) ||
+	      nc_jget_strdup(j, obj, "cmdline", &meta->cmdline) ||
+	      nc_jget_strdup(j, obj, "cpu_model", &meta->cpu_model) ||
+	      nc_jget_u32(j, obj, "tsc_khz", &meta->tsc_khz) ||
+	      nc_jget_u32(j, obj, "nr_cpus", &meta->nr_cpus) ||
+	      nc_jget_strdup(j, obj, "taken_at", &meta->taken_at) ||
+	      nc_jget_u64(j, obj, "interval_ns", &meta->interval_ns) ||
+	      nc_jget_u32(j, obj, "probe_cost", &meta->probe_cost);
+	note = json_object_get(obj, "note");
+	load = json_object_get(obj, "load");
+	soak = json_object_get(obj, "soak");
+	if (!ret && note && !json_is_null(note)) {
+		if (json_is_string(note))
+			meta->note = nc_xstrdup(json_string_value(note));
+		else
+			ret = nc_jfail(j, "note", "expected a string or null");
+	}
+	if (!ret && load && !json_is_null(load)) {
+		if (json_is_object(load))
+			meta->load = json_incref(load);
+		else
+			ret = nc_jfail(j, "load", "expected an object");
+	}
+	if (!ret && soak && !json_is_null(soak)) {
+		if (json_is_object(soak))
+			meta->soak = json_incref(soak);
+		else
+			ret = nc_jfail(j, "soak", "expected an object");
+	}
+	nc_jpop(j, len);
+	return ret ? NC_EXIT_SNAPSHOT : 0;
+}
+
+/*
+ * nc_snapshot_from_json - a parsed snapshot document into @m (inited).
+ * @name names the file in messages.  Returns 0, or NC_EXIT_SNAPSHOT after
+ * printing what is wrong and where.
+ */
+int nc_snapshot_from_json(struct nc_model *m, json_t *root, const char *name)
+{
+	struct nc_jctx j = { .name = name };
+	json_t *tool, *schema, *meta, *info, *cpus, *total, *v;
+	size_t i;
+
+	if (!json_is_object(root)) {
+		nc_err("%s: not a netcost snapshot (not a JSON object)", name);
+		return NC_EXIT_SNAPSHOT;
+	}
+	tool = json_object_get(root, "tool");
+	if (!json_is_string(tool) || strcmp(json_string_value(tool), "netcost")) {
+		nc_err("%s: not a netcost snapshot (no \"tool\": \"netcost\")", name);
+		return NC_EXIT_SNAPSHOT;
+	}
+	schema = json_object_get(root, "schema");
+	if (!json_is_integer(schema) || json_integer_value(schema) < 1) {
+		nc_err("%s: not a netcost snapshot (no valid \"schema\")", name);
+		return NC_EXIT_SNAPSHOT;
+	}
+	if (json_integer_value(schema) > NC_SNAPSHOT_SCHEMA) {
+		nc_err("%s: snapshot schema %lld is newer than this netcost's (%d): use a newer netcost",
+		       name, (long long)json_integer_value(schema), NC_SNAPSHOT_SCHEMA);
+		return NC_EXIT_SNAPSHOT;
+	}
+	if (nc_jget(&j, root, "meta", JSON_OBJECT, &meta) ||
+	    nc_jget(&j, root, "info", JSON_OBJECT, &info) ||
+	    nc_jget(&j, root, "cpus", JSON_ARRAY, &cpus) ||
+	    nc_jget(&j, root, "total", JSON_OBJECT, &total) ||
+	    nc_jmeta(&j, meta, &m->meta) ||
+	    nc_jinfo(&j, info, &m->info))
+		return NC_EXIT_SNAPSHOT;
+	m->has_meta = true;
+
+	json_array_foreach(cpus, i, v) {
+		unsigned int nr = m->nr_cpus;
+		struct nc_cpu *c;
+		uint32_t cpu;
+
+		snprintf(j.path, sizeof(j.path), "cpus[%zu]", i);
+		if (!json_is_object(v))
+			return nc_jfail(&j, NULL, "expected an object");
+		if (nc_jget_u32(&j, v, "cpu", &cpu))
+			return NC_EXIT_SNAPSHOT;
+		c = nc_model_cpu(m, cpu);
+		if (!c)
+			return nc_jfail(&j, "cpu", "out of range");
+		if (m->nr_cpus == nr)
+			return nc_jfail(&j, "cpu", "CPU listed twice");
+		if (nc_jcpu(&j, m, c, v))
+			return NC_EXIT_SNAPSHOT;
+	}
+	strcpy(j.path, "total");
+	if (nc_jcpu(&j, m, NULL, total))
+		return NC_EXIT_SNAPSHOT;
+	nc_model_sum_total(m, NULL);
+	return 0;
+}
+
+/*
+ * nc_snapshot_load_buffer - parse @len bytes of a snapshot file named
+ * @name into @m (inited).  Returns 0 or NC_EXIT_SNAPSHOT.
+ */
+int nc_snapshot_load_buffer(struct nc_model *m, const char *buf, size_t len,
+			    const char *name)
+{
+	json_error_t jerr;
+	json_t *root;
+	int ret;
+
+	if (!len) {
+		nc_err("%s: empty file, not a netcost snapshot", name);
+		return NC_EXIT_SNAPSHOT;
+	}
+	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root) {
+		nc_err("%s:%d:%d: %s: %s", name, jerr.line, jerr.column,
+		       strstr(jerr.text, "end of file") ? "truncated JSON" :
+		       "not valid JSON", jerr.text);
+		return NC_EXIT_SNAPSHOT;
+	}
+	ret = nc_snapshot_from_json(m, root, name);
+	json_decref(root);
+	return ret;
+}
+
+/*
+ * nc_snapshot_load - read the snapshot file @path into @m (inited).
+ * Returns 0, or NC_EXIT_SNAPSHOT after printing what is wrong with it.
+ */
+int nc_snapshot_load(struct nc_model *m, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+	int ret;
+
+	if (!f) {
+		nc_err("%s: %s", path, strerror(errno));
+		return NC_EXIT_SNAPSHOT;
+	}
+	do {
+		if (len == cap) {
+			cap = cap ? cap * 2 : 65536;
+			buf = nc_xrealloc(buf, cap);
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+	} while (n);
+	if (ferror(f)) {
+		nc_err("%s: %s", path, strerror(errno));
+		ret = NC_EXIT_SNAPSHOT;
+	} else {
+		ret = nc_snapshot_load_buffer(m, buf, len, path);
+	}
+	free(buf);
+	fclose(f);
+	return ret;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * snapshot.h - the model as JSON: "netcost info -j", "dump -j", and the
+ * snapshot files of "netcost save", "show", "diff" and "plot".
+ *
+ * A snapshot is {"schema": 1, "tool": "netcost", "meta": {...},
+ * "info": {...}, "cpus": [...], "total": {...}}, where info, cpus and
+ * total have exactly the shape "netcost dump -j" prints.
+ */
+#ifndef NETCOST_SNAPSHOT_H
+#define NETCOST_SNAPSHOT_H
+
+#include <stdio.h>
+#include <jansson.h>
+
+#include "model.h"
+
+#define NC_SNAPSHOT_SCHEMA	1
+
+/* what the stage objects of nc_model_to_json() carry besides the raw data */
+enum nc_json_flags {
+	NC_JSON_DERIVED	= 1 << 0,	/* mean, percentiles, per packet */
+};
+
+json_t *nc_info_to_json(const struct nc_info *info);
+json_t *nc_config_to_json(const struct nc_config *cfg);
+json_t *nc_model_to_json(const struct nc_model *m, unsigned int flags);
+json_t *nc_snapshot_to_json(const struct nc_model *m);
+int nc_snapshot_save(const struct nc_model *m, const char *path);
+int nc_snapshot_load(struct nc_model *m, const char *path);
+int nc_snapshot_load_buffer(struct nc_model *m, const char *buf, size_t len,
+			    const char *name);
+int nc_snapshot_from_json(struct nc_model *m, json_t *root, const char *name);
+void nc_meta_collect(struct nc_meta *meta, const struct nc_info *info,
+		     const char *note);
+int nc_json_print(FILE *f, json_t *root, unsigned int indent);
+const char *nc_group_name(unsigned int bit);
+
+#endif

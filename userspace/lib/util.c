@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * util.c - error reporting and the cpulist parser behind every netcost
+ * subcommand ("netcost dump --cpu 0-3,8", "netcost config set cpus ...").
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+char nc_last_err[512];
+bool nc_err_quiet;
+
+/*
+ * nc_verr - print "netcost: <message>" on stderr and keep the message, so
+ * that the unit tests can check the exact text a user would see.
+ */
+static void nc_verr(const char *prefix, const char *fmt, va_list ap)
+{
+	vsnprintf(nc_last_err, sizeof(nc_last_err), fmt, ap);
+	if (!nc_err_quiet)
+		fprintf(stderr, "netcost: %s%s\n", prefix, nc_last_err);
+}
+
+/* nc_err - one line on stderr for an error that ends the command */
+void nc_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	nc_verr("", fmt, ap);
+	va_end(ap);
+}
+
+/* nc_warn - one line on stderr for something the user should know */
+void nc_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	nc_verr("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * nc_usage_err - report a command-line mistake.  Returns NC_EXIT_USAGE so
+ * that option parsers can write "return nc_usage_err(...)".
+ */
+int nc_usage_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	nc_verr("", fmt, ap);
+	va_end(ap);
+	if (!nc_err_quiet)
+		fprintf(stderr, "Try 'netcost help' for more information.\n");
+	return NC_EXIT_USAGE;
+}
+
+/*
+ * nc_xcalloc - calloc() that ends the process on failure.  netcost is a
+ * short-lived command: an allocation failure can only be reported.
+ */
+void *nc_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p) {
+		nc_err("out of memory");
+		exit(NC_EXIT_ERROR);
+	}
+	return p;
+}
+
+/* nc_xrealloc - realloc() that ends the process on failure */
+void *nc_xrealloc(void *p, size_t size)
+{
+	p = realloc(p, size ? size : 1);
+	if (!p) {
+		nc_err("out of memory");
+		exit(NC_EXIT_ERROR);
+	}
+	return p;
+}
+
+/* nc_xstrdup - strdup() that ends the process on failure; NULL stays NULL */
+char *nc_xstrdup(const char *s)
+{
+	char *d;
+
+	if (!s)
+		return NULL;
+	d = strdup(s);
+	if (!d) {
+		nc_err("out of memory");
+		exit(NC_EXIT_ERROR);
+	}
+	return d;
+}
+
+/*
+ * nc_parse_u32 - parse a whole decimal string.  Returns 0 and sets @val, or
+ * -1 when @s is not a number that fits.
+ */
+int nc_parse_u32(const char *s, uint32_t *val)
+{
+	unsigned long v;
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v > UINT32_MAX)
+		return -1;
+	*val = (uint32_t)v;
+	return 0;
+}
+
+/*
+ * nc_parse_cpulist - parse a kernel-style cpulist ("0-3,8,10-11") into
+ * @set.  Returns 0, or -1 on a syntax error or a CPU >= @nbits.  @set is
+ * cleared first; an empty list is an error, as it would record nothing.
+ */
+int nc_parse_cpulist(const char *s, bool *set, unsigned int nbits)
+{
+	const char *p = s;
+
+	memset(set, 0, nbits * sizeof(*set));
+	if (!s || !*s)
+		return -1;
+	for (;;) {
+		unsigned long a, b;
+		char *end;
+
+		if (*p < '0' || *p > '9')
+			return -1;
+		a = strtoul(p, &end, 10);
+		b = a;
+		if (*end == '-') {
+			p = end + 1;
+			if (*p < '0' || *p > '9')
+				return -1;
+			b = strtoul(p, &end, 10);
+		}
+		if (a > b || b >= nbits)
+			return -1;
+		for (; a <= b; a++)
+			set[a] = true;
+		if (!*end)
+			return 0;
+		if (*end != ',')
+			return -1;
+		p = end + 1;
+	}
+}
+
+/* nc_format_cpulist - the inverse of nc_parse_cpulist(), for headers */
+void nc_format_cpulist(const bool *set, unsigned int nbits, char *buf, size_t len)
+{
+	size_t off = 0;
+	unsigned int i, j;
+
+	buf[0] = '\0';
+	for (i = 0; i < nbits; i = j) {
+		if (!set[i]) {
+			j = i + 1;
+			continue;
+		}
+		for (j = i + 1; j < nbits && set[j]; j++)
+			;
+		if (off >= len)
+			break;
+		if (j - 1 == i)
+			off += snprintf(buf + off, len - off, "%s%u", off ? "," : "", i);
+		else
+			off += snprintf(buf + off, len - off, "%s%u-%u", off ? "," : "", i, j - 1);
+	}
+}

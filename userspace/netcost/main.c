@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c - "netcost CMD ...": the subcommand table, "netcost help [CMD]"
+ * and "netcost --version".  Each subcommand lives in the file of its name
+ * and returns the process exit status (netcost(8), EXIT STATUS).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "uapi/netcost.h"
+#include "common.h"
+#include "report.h"
+#include "snapshot.h"
+#include "cmds.h"
+
+struct nc_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *usage;		/* after "netcost " */
+	const char *summary;
+};
+
+/* "run" (run.c) joins the table once its file is in the tree. */
+static const struct nc_cmd nc_cmds[] = {
+	{ "info", cmd_info, "info [-j]",
+	  "module version, kernel, preemption model, configuration and hooks" },
+	{ "dump", cmd_dump, "dump [-j] [--per-cpu] [--cpu LIST] [--stage LIST] [--ns] [--all]",
+	  "cost of each stage per packet since the last reset" },
+	{ "reset", cmd_reset, "reset",
+	  "clear all statistics (starts a new interval)" },
+	{ "config", cmd_config,
+	  "config [show] [-j]\n"
+	  "       netcost config set [nic-irqs auto|LIST] [cpus LIST]\n"
+	  "                          [groups irq,softirq,net,sched,syscall|all] [recording on|off]",
+	  "show or change what the module records" },
+	{ "watch", cmd_watch, "watch [-i SECONDS] [-n COUNT] [-j] [dump options]",
+	  "live per-interval costs (q or Ctrl-C quits)" },
+	{ "save", cmd_save, "save FILE [--note TEXT] [--load JSON]",
+	  "write a snapshot of the statistics with meta data" },
+	{ "show", cmd_show, "show FILE [-j] [dump options]",
+	  "print a snapshot exactly as dump would" },
+	{ "diff", cmd_diff, "diff A B [-j]",
+	  "compare two snapshots stage by stage" },
+	{ "plot", cmd_plot, "plot A [B] -o FILE.svg",
+	  "SVG chart: cost per packet by stage, histogram overlays" },
+	{ "export", cmd_export, "export --prometheus [FILE]",
+	  "Prometheus text format (node_exporter textfile collector)" },
+	{ "soak", cmd_soak, "soak [-d SECONDS] [-i INTERVAL] [--calibrate] [--calib-seconds S] [--calib-file PATH] [-j] [-q]",
+	  "measure the CPU time left to a user-space spinner (cyclesoak)" },
+};
+
+/* nc_usage - the command list, on @f */
+static void nc_usage(FILE *f)
+{
+	unsigned int i;
+
+	fprintf(f, "usage: netcost [--version] [--help] CMD [ARGS]\n\n"
+		"netcost measures the CPU cycles each stage of the Linux packet path costs.\n\n"
+		"commands:\n");
+	for (i = 0; i < ARRAY_SIZE(nc_cmds); i++)
+		fprintf(f, "  %-8s %s\n", nc_cmds[i].name, nc_cmds[i].summary);
+	fprintf(f, "\n'netcost help CMD' shows a command's usage; netcost(8) has the rest.\n");
+}
+
+/* nc_find_cmd - the table entry of @name, or NULL */
+static const struct nc_cmd *nc_find_cmd(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(nc_cmds); i++)
+		if (!strcmp(nc_cmds[i].name, name))
+			return &nc_cmds[i];
+	return NULL;
+}
+
+/* nc_cmd_help - "netcost help CMD": usage and summary of one command */
+static int nc_cmd_help(const char *name)
+{
+	const struct nc_cmd *cmd = nc_find_cmd(name);
+
+	if (!cmd)
+		return nc_usage_err("no command '%s'", name);
+	printf("usage: netcost %s\n\n%s.\n", cmd->usage, cmd->summary);
+	if (!strcmp(name, "dump") || !strcmp(name, "show") || !strcmp(name, "watch"))
+		printf("\noptions:\n" NC_REPORT_OPTS_HELP_TEXT);
+	return NC_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	const struct nc_cmd *cmd;
+
+	if (argc < 2) {
+		nc_usage(stderr);
+		return NC_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		nc_usage(stdout);
+		return NC_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("netcost %s (netlink family %s v%d, snapshot schema %d)\n",
+		       NETCOST_VERSION, NETCOST_GENL_NAME, NETCOST_GENL_VERSION,
+		       NC_SNAPSHOT_SCHEMA);
+		return NC_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "help")) {
+		if (argc > 3)
+			return nc_usage_err("help: one command at a time");
+		if (argc == 3)
+			return nc_cmd_help(argv[2]);
+		nc_usage(stdout);
+		return NC_EXIT_OK;
+	}
+	cmd = nc_find_cmd(argv[1]);
+	if (!cmd) {
+		nc_err("no command '%s'", argv[1]);
+		nc_usage(stderr);
+		return NC_EXIT_USAGE;
+	}
+	if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h")))
+		return nc_cmd_help(cmd->name);
+	return cmd->fn(argc - 1, argv + 1);
+}

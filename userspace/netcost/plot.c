@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * plot.c - "netcost plot A [B] -o FILE.svg": a self-contained SVG to paste
+ * into a mailing-list reply: a stacked bar of the cycles per packet of each
+ * top-level stage for each snapshot, and for every stage the histograms of
+ * A and B overlaid on a log x axis.  Hand-written SVG text, no libraries.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hist.h"
+#include "report.h"
+#include "snapshot.h"
+#include "cmds.h"
+
+#define W		1000	/* picture width */
+#define BAR_LEFT	170	/* x of the bars' zero */
+#define BAR_W		(W - BAR_LEFT - 150)
+#define BAR_H		34
+#define PANEL_W		300
+#define PANEL_H		170
+#define PANEL_COLS	3
+
+static const char *const nc_palette[] = {
+	"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
+	"#b07aa1", "#ff9da7", "#9c755f", "#bab0ac", "#1f77b4", "#8c564b",
+	"#17becf", "#bcbd22",
+};
+static const char *const nc_side_color[2] = { "#1f5fbf", "#e0661a" };
+
+/* nc_xml - @s with the XML specials escaped */
+static void nc_xml(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+/* nc_nice_step - a 1/2/5 x 10^k tick step that cuts @max into ~@n parts */
+static double nc_nice_step(double max, int n)
+{
+	double raw = max / n, mag = pow(10, floor(log10(raw))), r = raw / mag;
+
+	if (r <= 1)
+		return mag;
+	if (r <= 2)
+		return 2 * mag;
+	if (r <= 5)
+		return 5 * mag;
+	return 10 * mag;
+}
+
+/* nc_si - 1500 -> "1.5k", for tick labels */
+static void nc_si(char *buf, size_t len, double v)
+{
+	if (v >= 1e6)
+		snprintf(buf, len, "%gM", v / 1e6);
+	else if (v >= 1e3)
+		snprintf(buf, len, "%gk", v / 1e3);
+	else
+		snprintf(buf, len, "%g", v);
+}
+
+/* nc_side_label - "A: kernel (model), N pkt/s, note" */
+static void nc_side_label(FILE *f, const struct nc_model *m, const char *tag,
+			  const char *file)
+{
+	double secs = m->info.now_ns > m->info.reset_ns ?
+		      (double)(m->info.now_ns - m->info.reset_ns) / 1e9 : 0;
+	uint64_t rx = nc_cpu_counter(m, &m->total, "rx_packets");
+
+	fprintf(f, "%s = ", tag);
+	nc_xml(f, file);
+	fputs(": ", f);
+	nc_xml(f, m->info.kernel);
+	fprintf(f, " (%s), %.0f rx pkt/s", nc_preempt_model(m->info.preempt_rt, m->info.threadirqs),
+		secs > 0 ? (double)rx / secs : 0);
+	if (m->meta.note) {
+		fputs(", ", f);
+		nc_xml(f, m->meta.note);
+	}
+}
+
+/*
+ * nc_plot_bars - one stacked bar per snapshot: the top-level stages'
+ * cycles per packet, with the total at the end and a legend below.
+ * Returns the y below what it drew.
+ */
+static int nc_plot_bars(FILE *f, struct nc_model **m, int n, int y)
+{
+	double max = 0, step, x;
+	unsigned int s;
+	int i, lx, ly;
+	char buf[32];
+
+	for (i = 0; i < n; i++)
+		max = fmax(max, nc_top_per_packet(m[i], &m[i]->total));
+	if (max <= 0)
+		max = 1;
+	step = nc_nice_step(max, 5);
+	max = ceil(max / step) * step;
+
+	fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"h2\">CPU cycles per packet, top-level stages</text>\n",
+		20, y);
+	y += 16;
+	for (i = 0; i < n; i++) {
+		int by = y + i * (BAR_H + 14);
+
+		x = BAR_LEFT;
+		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" class=\"lab\">%s: ",
+			BAR_LEFT - 8, by + BAR_H / 2 + 4, i ? "B" : "A");
+		fputs(nc_preempt_model(m[i]->info.preempt_rt, m[i]->info.threadirqs), f);
+		fputs("</text>\n", f);
+		for (s = 0; s < m[i]->nr_stages; s++) {
+			double v = nc_stage_own_per_packet(m[i], &m[i]->total, s), w;
+
+			if (m[i]->stage[s].role != NC_ROLE_TOP || v <= 0)
+				continue;
+			w = v / max * BAR_W;
+			fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\">"
+				"<title>%s: %.0f cycles/pkt</title></rect>\n", x, by, w, BAR_H,
+				nc_palette[s % ARRAY_SIZE(nc_palette)], m[i]->stage[s].name, v);
+			if (w > 44)
+				fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" class=\"in\">%.0f</text>\n",
+					x + w / 2, by + BAR_H / 2 + 4, v);
+			x += w;
+		}
+		nc_report_value(buf, sizeof(buf), nc_top_per_packet(m[i], &m[i]->total));
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" class=\"lab\">%s", x + 6, by + BAR_H / 2 + 4, buf);
+		if (m[i]->info.tsc_khz)
+			fprintf(f, " (%.0f ns)", nc_cycles_to_ns(nc_top_per_packet(m[i], &m[i]->total),
+								 m[i]->info.tsc_khz));
+		fputs("</text>\n", f);
+	}
+	y += n * (BAR_H + 14);
+
+	/* x axis */
+	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" class=\"ax\"/>\n",
+		BAR_LEFT, y, BAR_LEFT + BAR_W, y);
+	for (x = 0; x <= max + step / 2; x += step) {
+		double px = BAR_LEFT + x / max * BAR_W;
+
+		nc_si(buf, sizeof(buf), x);
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" class=\"ax\"/>"
+			"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" class=\"tick\">%s</text>\n",
+			px, y, px, y + 5, px, y + 18, buf);
+	}
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"lab\">cycles per packet</text>\n",
+		BAR_LEFT + BAR_W / 2, y + 36);
+	y += 56;
+
+	/* legend: every top-level stage either side has */
+	lx = 20;
+	ly = y;
+	for (s = 0; s < m[0]->nr_stages; s++) {
+		bool any = false;
+
+		for (i = 0; i < n; i++) {
+			int k = nc_model_find_stage(m[i], m[0]->stage[s].name);
+
+			any = any || (k >= 0 && m[i]->stage[k].role == NC_ROLE_TOP &&
+				      nc_stage_own_per_packet(m[i], &m[i]->total, k) > 0);
+		}
+		if (!any)
+			continue;
+		if (lx + 160 > W) {
+			lx = 20;
+			ly += 20;
+		}
+		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
+			"<text x=\"%d\" y=\"%d\" class=\"tick\">%s</text>\n", lx, ly - 10,
+			nc_palette[s % ARRAY_SIZE(nc_palette)], lx + 16, ly, m[0]->stage[s].name);
+		lx += 160;
+	}
+	return ly + 30;
+}
+
+/* nc_bucket_x - a value's place on a panel's log2 axis, 0..1 */
+static double nc_bucket_x(double v, double lmin, double lmax)
+{
+	return (log2(fmax(v, 0.5)) - lmin) / (lmax - lmin);
+}
+
+/*
+ * nc_plot_panel - the histograms of one stage in A and B, overlaid: the
+ * share of events per bucket, divided by the bucket's log width so that
+ * the areas compare, as step outlines on a log x axis.
+ */
+static void nc_plot_panel(FILE *f, struct nc_model **m, int n, const char *stage,
+			  int px, int py)
+{
+	const struct nc_hist *h[2] = { NULL, NULL };
+	double lmin = 1e9, lmax = -1e9, ymax = 0, v;
+	int i, pw = PANEL_W - 50, ph = PANEL_H - 50, x0 = px + 40, y0 = py + 20;
+	unsigned int b;
+	const char *unit = "cycles";
+
+	for (i = 0; i < n; i++) {
+		int s = nc_model_find_stage(m[i], stage);
+
+		if (s < 0 || !m[i]->total.stage[s] || !nc_hist_bucket_total(m[i]->total.stage[s]))
+			continue;
+		h[i] = m[i]->total.stage[s];
+		if (m[i]->stage[s].unit == NETCOST_UNIT_PACKETS)
+			unit = "packets";
+		for (b = 0; b < NETCOST_HIST_BUCKETS; b++) {
+			double lo, hi;
+
+			if (!h[i]->buckets[b])
+				continue;
+			lo = log2(fmax((double)netcost_hist_lo(b), 0.5));
+			hi = log2((double)(b == NETCOST_HIST_OVERFLOW ? netcost_hist_lo(b) * 2 :
+					   netcost_hist_hi(b) + 1));
+			lmin = fmin(lmin, lo);
+			lmax = fmax(lmax, hi);
+			v = (double)h[i]->buckets[b] / nc_hist_bucket_total(h[i]) / (hi - lo);
+			ymax = fmax(ymax, v);
+		}
+	}
+	lmin = floor(lmin);
+	lmax = ceil(lmax);
+	if (lmax - lmin < 2)
+		lmax = lmin + 2;
+
+	fprintf(f, "<g>\n<text x=\"%d\" y=\"%d\" class=\"h3\">%s</text>\n", x0, py + 12, stage);
+	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" class=\"frame\"/>\n",
+		x0, y0, pw, ph);
+	/* decade ticks, or octaves when the range is narrow */
+	for (v = pow(10, floor(lmin * log10(2))); log2(v) <= lmax; v *= 10) {
+		double mult[] = { 1, 2, 5 };
+		unsigned int k;
+
+		for (k = 0; k < (lmax - lmin < 5 ? 3u : 1u); k++) {
+			double t = v * mult[k], tx;
+			char buf[32];
+
+			if (log2(t) < lmin || log2(t) > lmax)
+				continue;
+			tx = x0 + nc_bucket_x(t, lmin, lmax) * pw;
+			nc_si(buf, sizeof(buf), t);
+			fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" class=\"grid\"/>"
+				"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" class=\"tick\">%s</text>\n",
+				tx, y0, tx, y0 + ph, tx, y0 + ph + 13, buf);
+		}
+	}
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"tick\">%s (log scale)</text>\n",
+		x0 + pw / 2, y0 + ph + 27, unit);
+	fprintf(f, "<text transform=\"translate(%d,%d) rotate(-90)\" text-anchor=\"middle\" class=\"tick\">share of events</text>\n",
+		x0 - 8, y0 + ph / 2);
+
+	for (i = 0; i < n; i++) {
+		if (!h[i] || ymax <= 0)
+			continue;
+		fprintf(f, "<path fill=\"%s\" fill-opacity=\"0.18\" stroke=\"%s\" stroke-width=\"1.4\" d=\"",
+			nc_side_color[i], nc_side_color[i]);
+		for (b = 0; b < NETCOST_HIST_BUCKETS; b++) {
+			double lo, hi, xa, xb, yy;
+
+			if (!h[i]->buckets[b])
+				continue;
+			lo = fmax((double)netcost_hist_lo(b), 0.5);
+			hi = b == NETCOST_HIST_OVERFLOW ? lo * 2 : (double)netcost_hist_hi(b) + 1;
+			xa = x0 + nc_bucket_x(lo, lmin, lmax) * pw;
+			xb = x0 + nc_bucket_x(hi, lmin, lmax) * pw;
+			v = (double)h[i]->buckets[b] / nc_hist_bucket_total(h[i]) /
+			    (log2(hi) - log2(lo));
+			yy = y0 + ph - v / ymax * (ph - 4);
+			fprintf(f, "M%.1f %d V%.1f H%.1f V%d Z ", xa, y0 + ph, yy, xb, y0 + ph);
+		}
+		fputs("\"/>\n", f);
+		/* median marker */
+		v = nc_hist_percentile(h[i], 50);
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-dasharray=\"4 3\"/>\n",
+			x0 + nc_bucket_x(v, lmin, lmax) * pw, y0, x0 + nc_bucket_x(v, lmin, lmax) * pw,
+			y0 + ph, nc_side_color[i]);
+	}
+	fputs("</g>\n", f);
+}
+
+/* nc_plot_write - the whole picture */
+static int nc_plot_write(FILE *f, struct nc_model **m, const char **names, int n)
+{
+	const char *stages[2 * NC_MAX_STAGES];
+	unsigned int s, nr = 0, k;
+	int i, y, h, rows;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *body;
+
+	/* the stages with events on either side, in A's order */
+	for (i = 0; i < n; i++) {
+		for (s = 0; s < m[i]->nr_stages; s++) {
+			if (!m[i]->total.stage[s] || !m[i]->total.stage[s]->count)
+				continue;
+			for (k = 0; k < nr && strcmp(stages[k], m[i]->stage[s].name); k++)
+				;
+			if (k == nr)
+				stages[nr++] = m[i]->stage[s].name;
+		}
+	}
+	rows = (int)(nr + PANEL_COLS - 1) / PANEL_COLS;
+
+	/* the body first, into memory, so that the height is known */
+	body = open_memstream(&buf, &len);
+	if (!body) {
+		nc_err("out of memory");
+		return NC_EXIT_ERROR;
+	}
+	fprintf(body, "<text x=\"20\" y=\"30\" class=\"h1\">netcost: where a packet's CPU cycles go%s</text>\n",
+		n > 1 ? " (A vs B)" : "");
+	for (i = 0; i < n; i++) {
+		fprintf(body, "<text x=\"20\" y=\"%d\" class=\"sub\">", 52 + 16 * i);
+		nc_side_label(body, m[i], i ? "B" : "A", names[i]);
+		fputs("</text>\n", body);
+	}
+	y = nc_plot_bars(body, m, n, 100 + 16 * n);
+
+	fprintf(body, "<text x=\"20\" y=\"%d\" class=\"h2\">Per-event histograms (dashed: median)</text>\n", y);
+	for (i = 0; i < n; i++)
+		fprintf(body, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"10\" fill=\"%s\" fill-opacity=\"0.5\" stroke=\"%s\"/>"
+			"<text x=\"%d\" y=\"%d\" class=\"lab\">%s</text>\n", 420 + i * 60, y - 10,
+			nc_side_color[i], nc_side_color[i], 438 + i * 60, y, i ? "B" : "A");
+	y += 14;
+	for (k = 0; k < nr; k++)
+		nc_plot_panel(body, m, n, stages[k], 10 + (int)(k % PANEL_COLS) * (PANEL_W + 22),
+			      y + (int)(k / PANEL_COLS) * (PANEL_H + 24));
+	h = y + rows * (PANEL_H + 24) + 24;
+	fprintf(body, "<text x=\"20\" y=\"%d\" class=\"sub\">percentiles and bucket edges within %.1f%% (log-linear histograms); "
+		"stacked: top-level stages only, nested ones are inside them</text>\n",
+		h - 12, 100.0 * NC_HIST_REL_ERROR);
+	fclose(body);
+
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+		"font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n", W, h, W, h);
+	fputs("<style>.h1{font-size:20px;font-weight:bold}.h2{font-size:15px;font-weight:bold}"
+	      ".h3{font-size:13px;font-weight:bold}.lab{font-size:12px}.tick{font-size:10px;fill:#333}"
+	      ".sub{font-size:11px;fill:#444}.in{font-size:10px;fill:#fff}"
+	      ".ax{stroke:#333;stroke-width:1}.grid{stroke:#ddd;stroke-width:1}"
+	      ".frame{fill:none;stroke:#999}</style>\n", f);
+	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", W, h);
+	fwrite(buf, 1, len, f);
+	free(buf);
+	fputs("</svg>\n", f);
+	return ferror(f) ? NC_EXIT_ERROR : NC_EXIT_OK;
+}
+
+/* cmd_plot - "netcost plot A [B] -o FILE.svg" */
+int cmd_plot(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct nc_model *models = NULL, *m[2];
+	const char *out = NULL, *names[2];
+	int c, i, n, ret = NC_EXIT_OK;
+	FILE *f;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+		if (c != 'o')
+			return nc_usage_err("plot: unknown option or missing argument '%s'",
+					    argv[optind - 1]);
+		out = optarg;
+	}
+	n = argc - optind;
+	if (n < 1 || n > 2)
+		return nc_usage_err("plot: wants one or two snapshots");
+	if (!out)
+		return nc_usage_err("plot: say where the SVG goes (-o FILE.svg)");
+
+	models = nc_xcalloc(2, sizeof(*models));
+	for (i = 0; i < n && !ret; i++) {
+		m[i] = &models[i];
+		names[i] = argv[optind + i];
+		nc_model_init(m[i]);
+		ret = nc_snapshot_load(m[i], names[i]);
+		if (!ret && nc_top_per_packet(m[i], &m[i]->total) < 0) {
+			nc_err("%s: no packets in the snapshot: nothing to divide by", names[i]);
+			ret = NC_EXIT_NO_PACKETS;
+		}
+	}
+	if (ret)
+		goto out_free;
+	f = fopen(out, "w");
+	if (!f) {
+		nc_err("%s: %s", out, strerror(errno));
+		ret = NC_EXIT_ERROR;
+		goto out_free;
+	}
+	ret = nc_plot_write(f, m, names, n);
+	if (fclose(f) && !ret) {
+		nc_err("%s: %s", out, strerror(errno));
+		ret = NC_EXIT_ERROR;
+	}
+out_free:
+	for (i = 0; i < 2; i++)
+		nc_model_free(&models[i]);
+	free(models);
+	return ret;
+}
