@@ -1,0 +1,606 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * soak.c - the cyclesoak engine: idle-priority spinners, their
+ * calibration and the load statistics (see soak.h).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "soak.h"
+
+#define NSEC_PER_SEC	1000000000ull
+#define SPIN_CHUNK	1000		/* empty iterations per counted loop */
+#define CALIB_WINDOW_NS	(250 * 1000 * 1000ull)
+#define CALIB_VERSION	1
+
+/* One spinner, alone on its cache lines. */
+struct spinner {
+	uint64_t loops;		/* written by the spinner only */
+	int stop;		/* written by the owner once */
+	int started;
+	int cpu;
+	pthread_t tid;
+} __attribute__((aligned(128)));
+
+struct soak {
+	int n;
+	struct spinner *sp;	/* [n] */
+	double *rate;		/* [n] calibrated loops/s */
+	uint64_t *last;		/* [n] loops at the previous sample */
+	uint64_t last_ns, start_ns;
+	struct soak_stat *stat;	/* [n] */
+	struct soak_stat total;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+static void sleep_until(uint64_t t)
+{
+	struct timespec ts = {
+		.tv_sec = t / NSEC_PER_SEC,
+		.tv_nsec = t % NSEC_PER_SEC,
+	};
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+double soak_load_pct(uint64_t loops, double seconds, double rate)
+{
+	if (rate <= 0 || seconds <= 0)
+		return 0;
+	return 100.0 * (1.0 - (double)loops / (rate * seconds));
+}
+
+void soak_stat_init(struct soak_stat *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void soak_stat_add(struct soak_stat *s, double x)
+{
+	double d = x - s->mean;
+
+	if (!s->n || x < s->min)
+		s->min = x;
+	if (!s->n || x > s->max)
+		s->max = x;
+	s->n++;
+	s->mean += d / s->n;
+	s->m2 += d * (x - s->mean);
+}
+
+double soak_stat_var(const struct soak_stat *s)
+{
+	return s->n > 1 ? s->m2 / (s->n - 1) : 0;
+}
+
+double soak_stat_stddev(const struct soak_stat *s)
+{
+	return sqrt(soak_stat_var(s));
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double soak_quantile(double *v, size_t n, double q)
+{
+	double pos;
+	size_t i;
+
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_double);
+	q = q < 0 ? 0 : q > 1 ? 1 : q;
+	pos = q * (n - 1);
+	i = (size_t)pos;
+	if (i + 1 >= n)
+		return v[n - 1];
+	return v[i] + (pos - i) * (v[i + 1] - v[i]);
+}
+
+double soak_median(double *v, size_t n)
+{
+	return soak_quantile(v, n, 0.5);
+}
+
+int soak_online_cpus(int **cpus)
+{
+	cpu_set_t set;
+	int n = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return -errno;
+	*cpus = calloc(CPU_COUNT(&set), sizeof(**cpus));
+	if (!*cpus)
+		return -ENOMEM;
+	for (int i = 0; i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, &set))
+			(*cpus)[n++] = i;
+	return n;
+}
+
+/* spin - the busy loop: count chunks of empty iterations until told. */
+static void *spin(void *arg)
+{
+	struct spinner *sp = arg;
+	struct sched_param param = { 0 };
+	uint64_t loops = 0;
+
+	/* only what nothing else wants: the measure is what is left */
+	pthread_setschedparam(pthread_self(), SCHED_IDLE, &param);
+	__atomic_store_n(&sp->started, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&sp->stop, __ATOMIC_RELAXED)) {
+		for (int i = 0; i < SPIN_CHUNK; i++)
+			__asm__ __volatile__("" ::: "memory");
+		__atomic_store_n(&sp->loops, ++loops, __ATOMIC_RELAXED);
+	}
+	return NULL;
+}
+
+static void spinners_stop(struct spinner *sp, int n)
+{
+	for (int i = 0; i < n; i++)
+		__atomic_store_n(&sp[i].stop, 1, __ATOMIC_RELAXED);
+	for (int i = 0; i < n; i++)
+		pthread_join(sp[i].tid, NULL);
+	free(sp);
+}
+
+/*
+ * spinners_start - one pinned spinner per CPU of @cpus, then wait (up to
+ * 200 ms, a busy CPU may keep an idle thread off for that long) until
+ * each has run, so that the first interval does not count start-up.
+ */
+static struct spinner *spinners_start(const int *cpus, int n, int *err)
+{
+	struct spinner *sp;
+	pthread_attr_t attr;
+	uint64_t deadline;
+	int i;
+
+	sp = aligned_alloc(128, sizeof(*sp) * n);
+	if (!sp) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	memset(sp, 0, sizeof(*sp) * n);
+	pthread_attr_init(&attr);
+	for (i = 0; i < n; i++) {
+		cpu_set_t set;
+		int rc;
+
+		CPU_ZERO(&set);
+		CPU_SET(cpus[i], &set);
+		sp[i].cpu = cpus[i];
+		rc = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+		if (!rc)
+			rc = pthread_create(&sp[i].tid, &attr, spin, &sp[i]);
+		if (rc) {
+			pthread_attr_destroy(&attr);
+			spinners_stop(sp, i);
+			*err = -rc;
+			return NULL;
+		}
+	}
+	pthread_attr_destroy(&attr);
+
+	deadline = now_ns() + 200 * 1000 * 1000;
+	for (i = 0; i < n && now_ns() < deadline; ) {
+		if (__atomic_load_n(&sp[i].started, __ATOMIC_ACQUIRE))
+			i++;
+		else
+			sleep_until(now_ns() + 1000 * 1000);
+	}
+	return sp;
+}
+
+static void read_loops(const struct spinner *sp, int n, uint64_t *loops)
+{
+	for (int i = 0; i < n; i++)
+		loops[i] = __atomic_load_n(&sp[i].loops, __ATOMIC_RELAXED);
+}
+
+static void system_ids(char *kernel, size_t klen, char *model, size_t mlen)
+{
+	static const char *const keys[] = {
+		"model name", "Processor", "cpu model", "CPU part", "cpu",
+	};
+	struct utsname u;
+	char line[256];
+	FILE *f;
+
+	snprintf(kernel, klen, "%s", uname(&u) ? "unknown" : u.release);
+	snprintf(model, mlen, "unknown");
+	f = fopen("/proc/cpuinfo", "r");
+	if (!f)
+		return;
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		rewind(f);
+		while (fgets(line, sizeof(line), f)) {
+			size_t kl = strlen(keys[k]);
+			char *v;
+
+			if (strncmp(line, keys[k], kl))
+				continue;
+			/* the whole key: only blanks between it and the colon */
+			v = line + kl + strspn(line + kl, " \t");
+			if (*v != ':')
+				continue;
+			v += strspn(v + 1, " \t") + 1;
+			v[strcspn(v, "\n")] = '\0';
+			snprintf(model, mlen, "%s", v);
+			fclose(f);
+			return;
+		}
+	}
+	fclose(f);
+}
+
+static int calib_alloc(struct soak_calib *c, int n)
+{
+	c->ncpus = n;
+	c->cpu = calloc(n, sizeof(*c->cpu));
+	c->rate = calloc(n, sizeof(*c->rate));
+	c->spread = calloc(n, sizeof(*c->spread));
+	if (!c->cpu || !c->rate || !c->spread) {
+		soak_calib_free(c);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void soak_calib_free(struct soak_calib *c)
+{
+	free(c->cpu);
+	free(c->rate);
+	free(c->spread);
+	c->cpu = NULL;
+	c->rate = NULL;
+	c->spread = NULL;
+	c->ncpus = 0;
+}
+
+int soak_calibrate(struct soak_calib *c, const int *cpus, int ncpus,
+		   double seconds)
+{
+	int nwin = seconds * NSEC_PER_SEC / CALIB_WINDOW_NS;
+	uint64_t *prev, *cur, t, t_prev;
+	struct spinner *sp;
+	double *win;
+	int rc;
+
+	if (ncpus < 1)
+		return -EINVAL;
+	if (nwin < 4)
+		nwin = 4;
+	memset(c, 0, sizeof(*c));
+	rc = calib_alloc(c, ncpus);
+	if (rc)
+		return rc;
+	prev = calloc(ncpus, sizeof(*prev));
+	cur = calloc(ncpus, sizeof(*cur));
+	win = calloc((size_t)ncpus * nwin, sizeof(*win));
+	if (!prev || !cur || !win) {
+		rc = -ENOMEM;
+		goto err_free;
+	}
+	sp = spinners_start(cpus, ncpus, &rc);
+	if (!sp)
+		goto err_free;
+
+	t_prev = now_ns();
+	read_loops(sp, ncpus, prev);
+	for (int w = 0; w < nwin; w++) {
+		sleep_until(t_prev + CALIB_WINDOW_NS);
+		t = now_ns();
+		read_loops(sp, ncpus, cur);
+		for (int i = 0; i < ncpus; i++) {
+			win[(size_t)i * nwin + w] = (cur[i] - prev[i]) * 1e9 / (t - t_prev);
+			prev[i] = cur[i];
+		}
+		t_prev = t;
+	}
+	spinners_stop(sp, ncpus);
+
+	for (int i = 0; i < ncpus; i++) {
+		double *v = win + (size_t)i * nwin;
+
+		c->cpu[i] = cpus[i];
+		c->rate[i] = soak_quantile(v, nwin, 0.75);	/* sorts v */
+		c->spread[i] = c->rate[i] > 0 ?
+			100 * (v[nwin - 1] - v[0]) / c->rate[i] : 0;
+	}
+	system_ids(c->kernel, sizeof(c->kernel), c->cpu_model, sizeof(c->cpu_model));
+	c->timestamp = time(NULL);
+	c->seconds = nwin * (double)CALIB_WINDOW_NS / NSEC_PER_SEC;
+	free(prev);
+	free(cur);
+	free(win);
+	return 0;
+
+err_free:
+	free(prev);
+	free(cur);
+	free(win);
+	soak_calib_free(c);
+	return rc;
+}
+
+int soak_calib_default_path(char *buf, size_t len)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	int n;
+
+	if (geteuid() == 0)
+		n = snprintf(buf, len, "/var/cache/netcost/soak-calib");
+	else if (xdg && *xdg)
+		n = snprintf(buf, len, "%s/netcost/soak-calib", xdg);
+	else if (home && *home)
+		n = snprintf(buf, len, "%s/.cache/netcost/soak-calib", home);
+	else
+		return -ENOENT;
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/* mkdir_parents - create the directories leading to @path. */
+static int mkdir_parents(const char *path)
+{
+	char dir[PATH_MAX];
+	char *p;
+
+	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
+		return -ENAMETOOLONG;
+	for (p = dir + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		if (mkdir(dir, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	return 0;
+}
+
+int soak_calib_save(const char *path, const struct soak_calib *c)
+{
+	char tmp[PATH_MAX];
+	FILE *f;
+	int rc;
+
+	rc = mkdir_parents(path);
+	if (rc)
+		return rc;
+	if (snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid()) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	f = fopen(tmp, "w");
+	if (!f)
+		return -errno;
+	fprintf(f, "# netcost soak calibration: idle loops/s of each CPU\n"
+		   "version %d\nkernel %s\ncpu_model %s\ntimestamp %lld\n"
+		   "seconds %.3f\nncpus %d\n",
+		CALIB_VERSION, c->kernel, c->cpu_model,
+		(long long)c->timestamp, c->seconds, c->ncpus);
+	for (int i = 0; i < c->ncpus; i++)
+		fprintf(f, "cpu %d %.1f %.2f\n", c->cpu[i], c->rate[i], c->spread[i]);
+	if (fclose(f)) {
+		rc = -errno;
+		unlink(tmp);
+		return rc;
+	}
+	if (rename(tmp, path)) {
+		rc = -errno;
+		unlink(tmp);
+		return rc;
+	}
+	return 0;
+}
+
+int soak_calib_load(const char *path, struct soak_calib *c)
+{
+	char line[512];
+	int version = 0, ncpus = -1, got = 0;
+	long long ts = 0;
+	FILE *f;
+
+	memset(c, 0, sizeof(*c));
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *val = strchr(line, ' ');
+		int cpu;
+		double rate, spread;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0] == '#' || !val)
+			continue;
+		*val++ = '\0';
+		if (!strcmp(line, "version")) {
+			version = atoi(val);
+		} else if (!strcmp(line, "kernel")) {
+			snprintf(c->kernel, sizeof(c->kernel), "%s", val);
+		} else if (!strcmp(line, "cpu_model")) {
+			snprintf(c->cpu_model, sizeof(c->cpu_model), "%s", val);
+		} else if (!strcmp(line, "timestamp")) {
+			ts = atoll(val);
+		} else if (!strcmp(line, "seconds")) {
+			c->seconds = atof(val);
+		} else if (!strcmp(line, "ncpus")) {
+			ncpus = atoi(val);
+			if (ncpus < 1 || ncpus > CPU_SETSIZE || c->cpu ||
+			    calib_alloc(c, ncpus))
+				goto bad;
+		} else if (!strcmp(line, "cpu")) {
+			if (!c->cpu || got >= ncpus ||
+			    sscanf(val, "%d %lf %lf", &cpu, &rate, &spread) != 3 ||
+			    !(rate > 0))
+				goto bad;
+			c->cpu[got] = cpu;
+			c->rate[got] = rate;
+			c->spread[got] = spread;
+			got++;
+		}
+	}
+	fclose(f);
+	if (version != CALIB_VERSION || ncpus < 1 || got != ncpus || !ts) {
+		soak_calib_free(c);
+		return -EINVAL;
+	}
+	c->timestamp = ts;
+	return 0;
+bad:
+	fclose(f);
+	soak_calib_free(c);
+	return -EINVAL;
+}
+
+const char *soak_calib_stale(const struct soak_calib *c, time_t now)
+{
+	char kernel[sizeof(c->kernel)], model[sizeof(c->cpu_model)];
+	const char *why = NULL;
+	int *cpus, n;
+
+	system_ids(kernel, sizeof(kernel), model, sizeof(model));
+	if (strcmp(kernel, c->kernel))
+		return "made on another kernel";
+	if (strcmp(model, c->cpu_model))
+		return "made on another CPU model";
+	if (c->timestamp > now)
+		return "made in the future";
+	if (now - c->timestamp > SOAK_CALIB_MAX_AGE)
+		return "older than a day";
+	n = soak_online_cpus(&cpus);
+	if (n < 0)
+		return "CPUs unknown";
+	if (n != c->ncpus)
+		why = "made with another number of CPUs";
+	for (int i = 0; !why && i < n; i++)
+		if (cpus[i] != c->cpu[i])
+			why = "made on other CPUs";
+	free(cpus);
+	return why;
+}
+
+static void soak_free(struct soak *s)
+{
+	free(s->rate);
+	free(s->last);
+	free(s->stat);
+	free(s);
+}
+
+struct soak *soak_start(const struct soak_calib *c, int ncpus)
+{
+	struct soak *s;
+	int rc;
+
+	if (ncpus <= 0 || ncpus > c->ncpus)
+		ncpus = c->ncpus;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->n = ncpus;
+	s->rate = calloc(ncpus, sizeof(*s->rate));
+	s->last = calloc(ncpus, sizeof(*s->last));
+	s->stat = calloc(ncpus, sizeof(*s->stat));
+	if (!s->rate || !s->last || !s->stat) {
+		soak_free(s);
+		errno = ENOMEM;
+		return NULL;
+	}
+	memcpy(s->rate, c->rate, ncpus * sizeof(*s->rate));
+	soak_stat_init(&s->total);
+	for (int i = 0; i < ncpus; i++)
+		soak_stat_init(&s->stat[i]);
+	s->sp = spinners_start(c->cpu, ncpus, &rc);
+	if (!s->sp) {
+		soak_free(s);
+		errno = -rc;
+		return NULL;
+	}
+	s->start_ns = s->last_ns = now_ns();
+	read_loops(s->sp, ncpus, s->last);
+	return s;
+}
+
+int soak_ncpus(const struct soak *s)
+{
+	return s->n;
+}
+
+int soak_cpu(const struct soak *s, int i)
+{
+	return s->sp[i].cpu;
+}
+
+double soak_sample(struct soak *s, double *load)
+{
+	uint64_t t = now_ns();
+	double dt = (t - s->last_ns) / 1e9, sum = 0;
+
+	for (int i = 0; i < s->n; i++) {
+		uint64_t cur = __atomic_load_n(&s->sp[i].loops, __ATOMIC_RELAXED);
+
+		load[i] = soak_load_pct(cur - s->last[i], dt, s->rate[i]);
+		soak_stat_add(&s->stat[i], load[i]);
+		s->last[i] = cur;
+		sum += load[i];
+	}
+	s->last_ns = t;
+	soak_stat_add(&s->total, sum / s->n);
+	return sum / s->n;
+}
+
+void soak_stop(struct soak *s, struct soak_result *r)
+{
+	uint64_t end = s->last_ns;
+
+	if (r) {
+		memset(r, 0, sizeof(*r));
+		r->ncpus = s->n;
+		r->cpu = calloc(s->n, sizeof(*r->cpu));
+		r->per_cpu = calloc(s->n, sizeof(*r->per_cpu));
+		if (r->cpu && r->per_cpu) {
+			for (int i = 0; i < s->n; i++) {
+				r->cpu[i] = s->sp[i].cpu;
+				r->per_cpu[i] = s->stat[i];
+			}
+		} else {
+			soak_result_free(r);
+		}
+		r->total = s->total;
+		r->interval_mean = s->total.n ?
+			(end - s->start_ns) / 1e9 / s->total.n : 0;
+	}
+	spinners_stop(s->sp, s->n);
+	soak_free(s);
+}
+
+void soak_result_free(struct soak_result *r)
+{
+	free(r->cpu);
+	free(r->per_cpu);
+	r->cpu = NULL;
+	r->per_cpu = NULL;
+	r->ncpus = 0;
+}

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * netcost-gen - a UDP load generator and sink for netcost.
+ *
+ * "netcost-gen send" stands in for the many small senders of the
+ * original report (19 nodes x 2000 pps of ~10-byte payloads) or for
+ * netperf UDP_STREAM; "netcost-gen sink" stands in for the "monitor"
+ * process and reports what each received packet cost it in CPU time.
+ * It links with libc only, so that it can be copied to a sender box.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "gen.h"
+#include "util.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: netcost-gen send -H HOST [options]   send UDP to HOST\n"
+		"       netcost-gen sink [options]           receive and count\n"
+		"       netcost-gen MODE -h                  options of MODE\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "send"))
+		return gen_send(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "sink"))
+		return gen_sink(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		return 0;
+	}
+	fprintf(stderr, "netcost-gen: unknown mode '%s'\n", argv[1]);
+	usage(stderr);
+	return EXIT_USAGE;
+}

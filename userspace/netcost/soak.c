@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * soak.c - "netcost soak [-d SECONDS] [-i INTERVAL] [--calibrate] [-j]":
+ * system CPU load the cyclesoak way, every interval and as mean and
+ * standard deviation at the end (the reports quote 240 one-second
+ * samples).  The engine and its calibration cache are lib/soak.c; the
+ * text and the JSON are printed from the same JSON object.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common.h"
+#include "soak.h"
+#include "cmds.h"
+
+#define NSEC_PER_SEC	1000000000ull
+
+static volatile sig_atomic_t nc_soak_stop;
+
+static void nc_soak_on_signal(int sig)
+{
+	(void)sig;
+	nc_soak_stop = 1;
+}
+
+struct nc_soak_opts {
+	double duration;	/* s; 0: until SIGINT */
+	double interval;	/* s */
+	double calib_seconds;
+	const char *calib_file;
+	bool calibrate;
+	bool json;
+	bool quiet;
+};
+
+static void nc_soak_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: netcost soak [-d SECONDS] [-i INTERVAL] [--calibrate] [-j]\n"
+		"  -d, --duration S      run this long (default 10; 0: until Ctrl-C)\n"
+		"  -i, --interval S      seconds per sample (default 1)\n"
+		"  --calibrate           measure the idle rate again (keep the system idle)\n"
+		"  --calib-seconds S     calibration time (default 3)\n"
+		"  --calib-file PATH     calibration cache (default: see netcost(8))\n"
+		"  -j, --json            JSON on stdout, samples on stderr\n"
+		"  -q, --quiet           no per-sample lines\n");
+}
+
+/* nc_soak_seconds - a positive (or, with @zero_ok, zero) number of seconds */
+static int nc_soak_seconds(const char *opt, const char *arg, bool zero_ok,
+			   double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(arg, &end);
+	if (errno || end == arg || *end || !isfinite(*v) || *v < 0 ||
+	    (*v == 0 && !zero_ok) || *v > 1e7)
+		return nc_usage_err("soak: %s: '%s' is not a%s number of seconds",
+				    opt, arg, zero_ok ? " non-negative" : " positive");
+	return NC_EXIT_OK;
+}
+
+static int nc_soak_parse(int argc, char **argv, struct nc_soak_opts *o)
+{
+	enum { OPT_CALIBRATE = 256, OPT_CALIB_SECONDS, OPT_CALIB_FILE };
+	static const struct option lopts[] = {
+		{ "duration", required_argument, NULL, 'd' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "calibrate", no_argument, NULL, OPT_CALIBRATE },
+		{ "calib-seconds", required_argument, NULL, OPT_CALIB_SECONDS },
+		{ "calib-file", required_argument, NULL, OPT_CALIB_FILE },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	int c, rc = NC_EXIT_OK;
+
+	optind = 0;
+	opterr = 0;	/* the messages below say it the netcost way */
+	while (rc == NC_EXIT_OK &&
+	       (c = getopt_long(argc, argv, ":d:hi:jq", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			rc = nc_soak_seconds("-d", optarg, true, &o->duration);
+			break;
+		case 'i':
+			rc = nc_soak_seconds("-i", optarg, false, &o->interval);
+			if (!rc && o->interval < 0.01)
+				rc = nc_usage_err("soak: -i %s: at least 0.01 s", optarg);
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'h':
+			nc_soak_usage(stdout);
+			exit(NC_EXIT_OK);
+		case OPT_CALIBRATE:
+			o->calibrate = true;
+			break;
+		case OPT_CALIB_SECONDS:
+			rc = nc_soak_seconds("--calib-seconds", optarg, false,
+					     &o->calib_seconds);
+			if (!rc && o->calib_seconds < 1)
+				rc = nc_usage_err("soak: --calib-seconds: at least 1 s");
+			break;
+		case OPT_CALIB_FILE:
+			o->calib_file = optarg;
+			break;
+		case ':':
+			return nc_usage_err("soak: %s needs a value", argv[optind - 1]);
+		default:
+			return nc_usage_err("soak: unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (rc == NC_EXIT_OK && optind < argc)
+		rc = nc_usage_err("soak: unexpected argument '%s'", argv[optind]);
+	if (rc == NC_EXIT_OK && o->duration && o->duration < o->interval)
+		rc = nc_usage_err("soak: -d %.3g is shorter than one interval (-i %.3g)",
+				  o->duration, o->interval);
+	return rc;
+}
+
+/*
+ * nc_soak_calib - the cached calibration if it is fresh, else a new one,
+ * saved for the next time.  *@why says why a new one was made (NULL: it
+ * came from the cache).
+ */
+static int nc_soak_calib(const struct nc_soak_opts *o, const char *path,
+			 struct soak_calib *cal, const char **why)
+{
+	int *cpus, n, rc;
+
+	*why = NULL;
+	if (o->calibrate) {
+		*why = "--calibrate";
+	} else {
+		rc = soak_calib_load(path, cal);
+		if (rc == -ENOENT)
+			*why = "no calibration yet";
+		else if (rc)
+			*why = "calibration file unreadable";
+		else
+			*why = soak_calib_stale(cal, time(NULL));
+		if (!*why)
+			return NC_EXIT_OK;
+		soak_calib_free(cal);
+	}
+
+	n = soak_online_cpus(&cpus);
+	if (n < 0) {
+		nc_err("soak: which CPUs: %s", strerror(-n));
+		return NC_EXIT_ERROR;
+	}
+	fprintf(o->json ? stderr : stdout,
+		"soak: calibrating %d CPU%s for %.0f s (%s); keep the system idle\n",
+		n, n > 1 ? "s" : "", o->calib_seconds, *why);
+	rc = soak_calibrate(cal, cpus, n, o->calib_seconds);
+	free(cpus);
+	if (rc) {
+		nc_err("soak: calibration: %s", strerror(-rc));
+		return NC_EXIT_ERROR;
+	}
+	for (int i = 0; i < cal->ncpus; i++)
+		if (cal->spread[i] > 10)
+			nc_warn("soak: CPU %d ran %.0f%% unevenly while calibrating: was the system idle?",
+				cal->cpu[i], cal->spread[i]);
+	rc = soak_calib_save(path, cal);
+	if (rc)
+		nc_warn("soak: cannot save the calibration to %s: %s", path,
+			strerror(-rc));
+	return NC_EXIT_OK;
+}
+
+/* nc_soak_stat_json - one soak_stat as {samples, mean, stddev, ...} */
+static json_t *nc_soak_stat_json(const struct soak_stat *s)
+{
+	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f}",
+			 "samples", (json_int_t)s->n, "mean", s->mean,
+			 "stddev", soak_stat_stddev(s), "variance", soak_stat_var(s),
+			 "min", s->n ? s->min : 0.0, "max", s->n ? s->max : 0.0);
+}
+
+static json_t *nc_soak_calib_json(const struct soak_calib *cal,
+				  const char *path, const char *why)
+{
+	json_t *cpus = json_array();
+
+	for (int i = 0; i < cal->ncpus; i++)
+		json_array_append_new(cpus, json_pack("{s:i, s:I, s:f}",
+			"cpu", cal->cpu[i], "loops_per_s", (json_int_t)(cal->rate[i] + 0.5),
+			"spread_pct", cal->spread[i]));
+	return json_pack("{s:s, s:s, s:s, s:I, s:f, s:b, s:s?, s:o}",
+			 "file", path, "kernel", cal->kernel,
+			 "cpu_model", cal->cpu_model,
+			 "timestamp", (json_int_t)cal->timestamp,
+			 "seconds", cal->seconds, "new", why != NULL,
+			 "reason", why, "cpus", cpus);
+}
+
+/* nc_soak_print_line - one sample, cyclesoak style */
+static void nc_soak_print_line(FILE *f, double t, double total,
+			       const struct soak *s, const double *load)
+{
+	fprintf(f, "%7.1f s  System load: %6.1f%%  ", t, total);
+	for (int i = 0; i < soak_ncpus(s); i++)
+		fprintf(f, " cpu%d %6.1f%%", soak_cpu(s, i), load[i]);
+	fputc('\n', f);
+	fflush(f);
+}
+
+/* nc_soak_print_text - the summary, read off the JSON object */
+static void nc_soak_print_text(json_t *o)
+{
+	json_t *cal = json_object_get(o, "calibration");
+	json_t *total = json_object_get(o, "total"), *c;
+	size_t i;
+
+	printf("\nsoak: %lld samples of %.2f s on %zu CPUs; calibration %s (%s, %s)\n",
+	       (long long)json_integer_value(json_object_get(total, "samples")),
+	       json_real_value(json_object_get(o, "interval_s")),
+	       json_array_size(json_object_get(o, "per_cpu")),
+	       json_string_value(json_object_get(cal, "file")),
+	       json_string_value(json_object_get(cal, "kernel")),
+	       json_is_true(json_object_get(cal, "new")) ? "new" : "cached");
+	printf("%-6s %8s %8s %8s %10s %8s %8s\n", "CPU", "samples", "mean %",
+	       "stddev", "variance", "min %", "max %");
+	json_array_foreach(json_object_get(o, "per_cpu"), i, c) {
+		json_t *st = json_object_get(c, "load");
+
+		printf("%-6lld %8lld %8.1f %8.2f %10.3f %8.1f %8.1f\n",
+		       (long long)json_integer_value(json_object_get(c, "cpu")),
+		       (long long)json_integer_value(json_object_get(st, "samples")),
+		       json_real_value(json_object_get(st, "mean")),
+		       json_real_value(json_object_get(st, "stddev")),
+		       json_real_value(json_object_get(st, "variance")),
+		       json_real_value(json_object_get(st, "min")),
+		       json_real_value(json_object_get(st, "max")));
+	}
+	printf("%-6s %8lld %8.1f %8.2f %10.3f %8.1f %8.1f\n", "all",
+	       (long long)json_integer_value(json_object_get(total, "samples")),
+	       json_real_value(json_object_get(total, "mean")),
+	       json_real_value(json_object_get(total, "stddev")),
+	       json_real_value(json_object_get(total, "variance")),
+	       json_real_value(json_object_get(total, "min")),
+	       json_real_value(json_object_get(total, "max")));
+}
+
+int cmd_soak(int argc, char **argv)
+{
+	struct nc_soak_opts o = { .duration = 10, .interval = 1, .calib_seconds = 3 };
+	struct sigaction sa = { .sa_handler = nc_soak_on_signal }, old_int, old_term;
+	struct soak_calib cal = { 0 };
+	struct soak_result res;
+	json_t *out, *per_cpu, *series;
+	const char *why;
+	char path[4096];
+	uint64_t t0, next, step;
+	struct timespec ts;
+	struct soak *s;
+	double *load;
+	int rc;
+
+	rc = nc_soak_parse(argc, argv, &o);
+	if (rc)
+		return rc;
+	if (o.calib_file) {
+		snprintf(path, sizeof(path), "%s", o.calib_file);
+	} else if ((rc = soak_calib_default_path(path, sizeof(path)))) {
+		nc_err("soak: no place for the calibration (%s): use --calib-file",
+		       strerror(-rc));
+		return NC_EXIT_ERROR;
+	}
+	rc = nc_soak_calib(&o, path, &cal, &why);
+	if (rc)
+		return rc;
+
+	s = soak_start(&cal, 0);
+	if (!s) {
+		nc_err("soak: starting the spinners: %s", strerror(errno));
+		soak_calib_free(&cal);
+		return NC_EXIT_ERROR;
+	}
+	load = nc_xcalloc(soak_ncpus(s), sizeof(*load));
+	series = json_array();
+
+	nc_soak_stop = 0;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	t0 = (uint64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+	step = o.interval * NSEC_PER_SEC;
+	for (next = t0 + step; !nc_soak_stop; next += step) {
+		struct timespec due = {
+			.tv_sec = next / NSEC_PER_SEC,
+			.tv_nsec = next % NSEC_PER_SEC,
+		};
+		json_t *cpus;
+		double total;
+
+		if (o.duration && next - t0 > o.duration * NSEC_PER_SEC + step / 2)
+			break;
+		if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &due, NULL))
+			break;	/* EINTR: Ctrl-C ends the run without a partial sample */
+		total = soak_sample(s, load);
+		cpus = json_array();
+		for (int i = 0; i < soak_ncpus(s); i++)
+			json_array_append_new(cpus, json_real(load[i]));
+		json_array_append_new(series, json_pack("{s:f, s:f, s:o}",
+			"t", (next - t0) / 1e9, "total", total, "cpus", cpus));
+		if (!o.quiet)
+			nc_soak_print_line(o.json ? stderr : stdout,
+					   (next - t0) / 1e9, total, s, load);
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	soak_stop(s, &res);
+	free(load);
+
+	per_cpu = json_array();
+	for (int i = 0; i < res.ncpus; i++)
+		json_array_append_new(per_cpu, json_pack("{s:i, s:o}",
+			"cpu", res.cpu[i], "load", nc_soak_stat_json(&res.per_cpu[i])));
+	out = json_pack("{s:f, s:o, s:o, s:o, s:o}",
+			"interval_s", res.total.n ? res.interval_mean : o.interval,
+			"calibration", nc_soak_calib_json(&cal, path, why),
+			"per_cpu", per_cpu, "total", nc_soak_stat_json(&res.total),
+			"series", series);
+	if (o.json) {
+		json_dumpf(out, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+		putchar('\n');
+	} else {
+		nc_soak_print_text(out);
+	}
+	if (res.total.n && res.total.mean < -2)
+		nc_warn("soak: mean load %.1f%% is below 0: the calibration was made under load; run with --calibrate on an idle system",
+			res.total.mean);
+	if (!res.total.n)
+		nc_warn("soak: no complete sample");
+	json_decref(out);
+	soak_result_free(&res);
+	soak_calib_free(&cal);
+	return NC_EXIT_OK;
+}
