@@ -22,7 +22,8 @@
 
 struct nc_hist __percpu *nc_hists[__NETCOST_STAGE_MAX];
 struct nc_counters __percpu *nc_ctrs;
-atomic_t nc_generation = ATOMIC_INIT(0);
+/* never 0: netlink reads a dump sequence of 0 as "not set" */
+atomic_t nc_generation = ATOMIC_INIT(1);
 u64 nc_reset_ns;		/* ns, ktime_get_ns() */
 u64 nc_reset_cycles;		/* cycles */
 

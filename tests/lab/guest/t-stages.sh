@@ -65,6 +65,9 @@ wait $sink
 snap after
 if [ -s "$out/after.json" ]; then ok "netcost dump -j after $secs s of UDP"; else notok "netcost dump -j"; fi
 
+# A reset that lands inside a STATS dump marks it NLM_F_DUMP_INTR.
+if command -v nc-dump-intr > /dev/null; then nc-dump-intr; else notok "nc-dump-intr is not in the image"; fi
+
 # An unprivileged reader gets EPERM, and the tool says why (exit 4).
 su user -c "netcost dump" > "$out/user.out" 2> "$out/user.err"
 rc=$?
