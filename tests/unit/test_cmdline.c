@@ -113,6 +113,24 @@ static const struct cmdline_case cases[] = {
 	{ 6, "export --prometheus --snapshot /nonexistent.json" },
 	{ 0, "export --prometheus --snapshot " C "stock.json" },
 	{ 0, "export --prometheus " O "x.prom --snapshot " C "rt.json" },
+	/* soak and run answer -h themselves */
+	{ 0, "soak -h" },
+	{ 0, "help soak" },
+	{ 0, "run --help" },
+	{ 0, "help run" },
+	{ 2, "soak -d x" },
+	{ 2, "run" },
+	{ 2, "run -o " O "r.json" },
+	{ 2, "run --external" },
+	{ 2, "run --external --gen -r0 -o " O "r.json" },
+	{ 2, "run --external -d 0 -o " O "r.json" },
+	{ 2, "run --external -d abc -o " O "r.json" },
+	{ 2, "run --external --sink-prefix in-ns -o " O "r.json" },
+	{ 2, "run --external -o " O "r.json extra" },
+	{ 2, "run --gen -l5 -o " O "r.json" },
+	{ 2, "run --gen 'x -o " O "r.json" },
+	{ 1, "run --external -o /nonexistent/r.json" },
+	{ 1, "run --external -o " O },
 };
 
 /* the live commands: exit 3 on a host where the module is not loaded */
@@ -129,6 +147,7 @@ static const struct cmdline_case live_cases[] = {
 	{ 3, "watch -n 1 -i 0.1" },
 	{ 3, "save " O "live.json --note x" },
 	{ 3, "export --prometheus" },
+	{ 3, "run --external -d 1 -o " O "live-run.json" },
 };
 
 /* run - netcost with @args split at blanks; returns its exit status */

@@ -229,7 +229,11 @@ static void test_calibrate_stale_and_run(void **state)
 	assert_int_equal(r.ncpus, 1);
 	assert_int_equal(r.total.n, 1);
 	assert_float_equal(r.per_cpu[0].mean, load[0], 1e-12);
+	/* one sample: the CPU-seconds taken are its load over the window */
+	assert_true(r.seconds > 0.1);
+	assert_float_equal(r.busy_s[0], load[0] / 100 * r.seconds, 1e-9);
 	soak_result_free(&r);
+	assert_null(r.busy_s);
 	soak_calib_free(&c);
 }
 

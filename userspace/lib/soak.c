@@ -37,6 +37,7 @@ struct soak {
 	struct spinner *sp;	/* [n] */
 	double *rate;		/* [n] calibrated loops/s */
 	uint64_t *last;		/* [n] loops at the previous sample */
+	double *busy;		/* [n] CPU-seconds others took, so far */
 	uint64_t last_ns, start_ns;
 	struct soak_stat *stat;	/* [n] */
 	struct soak_stat total;
@@ -505,6 +506,7 @@ static void soak_free(struct soak *s)
 {
 	free(s->rate);
 	free(s->last);
+	free(s->busy);
 	free(s->stat);
 	free(s);
 }
@@ -522,8 +524,9 @@ struct soak *soak_start(const struct soak_calib *c, int ncpus)
 	s->n = ncpus;
 	s->rate = calloc(ncpus, sizeof(*s->rate));
 	s->last = calloc(ncpus, sizeof(*s->last));
+	s->busy = calloc(ncpus, sizeof(*s->busy));
 	s->stat = calloc(ncpus, sizeof(*s->stat));
-	if (!s->rate || !s->last || !s->stat) {
+	if (!s->rate || !s->last || !s->busy || !s->stat) {
 		soak_free(s);
 		errno = ENOMEM;
 		return NULL;
@@ -563,6 +566,7 @@ double soak_sample(struct soak *s, double *load)
 
 		load[i] = soak_load_pct(cur - s->last[i], dt, s->rate[i]);
 		soak_stat_add(&s->stat[i], load[i]);
+		s->busy[i] += load[i] / 100 * dt;
 		s->last[i] = cur;
 		sum += load[i];
 	}
@@ -580,17 +584,19 @@ void soak_stop(struct soak *s, struct soak_result *r)
 		r->ncpus = s->n;
 		r->cpu = calloc(s->n, sizeof(*r->cpu));
 		r->per_cpu = calloc(s->n, sizeof(*r->per_cpu));
-		if (r->cpu && r->per_cpu) {
+		r->busy_s = calloc(s->n, sizeof(*r->busy_s));
+		if (r->cpu && r->per_cpu && r->busy_s) {
 			for (int i = 0; i < s->n; i++) {
 				r->cpu[i] = s->sp[i].cpu;
 				r->per_cpu[i] = s->stat[i];
+				r->busy_s[i] = s->busy[i];
 			}
 		} else {
 			soak_result_free(r);
 		}
 		r->total = s->total;
-		r->interval_mean = s->total.n ?
-			(end - s->start_ns) / 1e9 / s->total.n : 0;
+		r->seconds = (end - s->start_ns) / 1e9;
+		r->interval_mean = s->total.n ? r->seconds / s->total.n : 0;
 	}
 	spinners_stop(s->sp, s->n);
 	soak_free(s);
@@ -600,7 +606,9 @@ void soak_result_free(struct soak_result *r)
 {
 	free(r->cpu);
 	free(r->per_cpu);
+	free(r->busy_s);
 	r->cpu = NULL;
 	r->per_cpu = NULL;
+	r->busy_s = NULL;
 	r->ncpus = 0;
 }

@@ -55,6 +55,9 @@ struct soak_result {
 	struct soak_stat *per_cpu;	/* [ncpus] load %, one per sample */
 	struct soak_stat total;		/* mean of the CPUs, per sample */
 	double interval_mean;		/* s between samples */
+	double seconds;			/* start to the last sample */
+	double *busy_s;			/* [ncpus] CPU-seconds taken from the
+					 * spinner: sum of load / 100 x sample length */
 };
 
 struct soak;

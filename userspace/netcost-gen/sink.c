@@ -421,6 +421,7 @@ struct result {
 	const char *khz_src;
 	int sockbuf;
 	size_t msg_size;	/* from the FIN, else bytes / messages */
+	long long socket_drops;	/* UDP receive buffer drops; -1: unknown */
 };
 
 /* sender_totals - what all senders say they sent, from the FINs */
@@ -464,6 +465,9 @@ static void print_text(FILE *o, const struct result *r)
 		st.messages + r->loss ? 100.0 * r->loss / (st.messages + r->loss) : 0,
 		(unsigned long long)r->reorder, (unsigned long long)r->dup,
 		(unsigned long long)st.foreign, r->stop);
+	if (r->socket_drops >= 0)
+		fprintf(o, "UDP receive buffer drops in this network namespace: %lld\n",
+			r->socket_drops);
 	fprintf(o, "CPU: receiver %.3f s (user %.3f, sys %.3f)", cpu,
 		r->cpu_user / 1e9, r->cpu_sys / 1e9);
 	if (st.messages)
@@ -525,6 +529,10 @@ static void print_json(const struct result *r)
 	fprintf(o, ",\"tsc_khz\":%llu,\"tsc_source\":\"%s\",\"work_cycles\":%llu,",
 		(unsigned long long)r->khz, r->khz_src,
 		(unsigned long long)st.work_cycles);
+	if (r->socket_drops >= 0)
+		fprintf(o, "\"socket_drops\":%lld,", r->socket_drops);
+	else
+		fputs("\"socket_drops\":null,", o);
 	if (st.fin_flows) {
 		fprintf(o, "\"sender\":{\"flows\":%u,\"messages\":%llu,\"errors\":%llu,"
 			"\"message_size\":%u,\"socket_size\":%u,\"elapsed_s\":",
@@ -594,6 +602,7 @@ int gen_sink(int argc, char **argv)
 	uint64_t cu0, cs0, cu1, cs1, last_cpu;
 	struct pollfd *pfd;
 	struct result r = { .stop = "signal" };
+	long long drops0;
 	FILE *out;
 
 	parse_opts(argc, argv);
@@ -601,6 +610,7 @@ int gen_sink(int argc, char **argv)
 	gen_install_signals();
 
 	open_sockets();
+	drops0 = gen_udp_rcvbuf_errors();
 	setup_buffers();
 	pfd = calloc(nfds, sizeof(*pfd));
 	if (!pfd)
@@ -688,6 +698,7 @@ int gen_sink(int argc, char **argv)
 	r.pps = r.elapsed > 0 ? st.messages / r.elapsed : 0;
 	r.mbit = r.elapsed > 0 ? st.bytes * 8 / r.elapsed / 1e6 : 0;
 	r.loss = total_loss(&r.reorder, &r.dup);
+	r.socket_drops = drops0 >= 0 ? gen_udp_rcvbuf_errors() - drops0 : -1;
 	sender_totals();
 	if (st.fin_flows)
 		r.msg_size = st.fin.msg_size;

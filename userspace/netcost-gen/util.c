@@ -317,3 +317,44 @@ void gen_write_file(const char *path, const char *text)
 	if (rename(tmp, path))
 		error(1, errno, "rename %s to %s", tmp, path);
 }
+
+/* snmp_value - column @key of the @prefix lines (names, then values) of @path */
+static long long snmp_value(const char *path, const char *prefix, const char *key)
+{
+	char names[2048], values[2048];
+	long long v = -1;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	while (v < 0 && fgets(names, sizeof(names), f)) {
+		char *n, *x, *sn = NULL, *sx = NULL;
+
+		if (strncmp(names, prefix, strlen(prefix)) ||
+		    !fgets(values, sizeof(values), f))
+			continue;
+		for (n = strtok_r(names, " \n", &sn), x = strtok_r(values, " \n", &sx);
+		     n && x; n = strtok_r(NULL, " \n", &sn), x = strtok_r(NULL, " \n", &sx))
+			if (!strcmp(n, key))
+				v = strtoll(x, NULL, 10);
+	}
+	fclose(f);
+	return v;
+}
+
+long long gen_udp_rcvbuf_errors(void)
+{
+	long long v4 = snmp_value("/proc/net/snmp", "Udp:", "RcvbufErrors");
+	long long v6 = -1;
+	char line[256];
+	FILE *f = fopen("/proc/net/snmp6", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "Udp6RcvbufErrors", 16))
+			v6 = strtoll(line + 16, NULL, 10);
+	if (f)
+		fclose(f);
+	if (v4 < 0 && v6 < 0)
+		return -1;
+	return (v4 > 0 ? v4 : 0) + (v6 > 0 ? v6 : 0);
+}

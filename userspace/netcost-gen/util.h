@@ -107,4 +107,11 @@ void gen_json_num(FILE *f, double v, int prec);
 /* gen_write_file - write @text to @path atomically (temp file + rename). */
 void gen_write_file(const char *path, const char *text);
 
+/*
+ * gen_udp_rcvbuf_errors - UDP datagrams this network namespace dropped
+ * for a full receive buffer so far (RcvbufErrors of /proc/net/snmp plus
+ * Udp6RcvbufErrors of /proc/net/snmp6); -1 when neither can be read.
+ */
+long long gen_udp_rcvbuf_errors(void);
+
 #endif

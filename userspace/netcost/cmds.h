@@ -21,8 +21,22 @@ int cmd_soak(int argc, char **argv);	/* soak.c */
 int cmd_run(int argc, char **argv);	/* run.c */
 
 /* shared between subcommands */
+#include <stdbool.h>
+#include <stdio.h>
 #include <jansson.h>
 void nc_print_config(json_t *cfg, const char *indent);		/* config.c */
 void nc_groups_str(json_t *groups, char *buf, size_t len);	/* config.c */
+
+int nc_parse_seconds(const char *who, const char *opt, const char *arg,
+		     bool zero_ok, double *v);				/* soak.c */
+struct soak_calib;
+struct soak_result;
+int nc_soak_calib_path(const char *who, const char *file, char *buf,
+		       size_t len);					/* soak.c */
+int nc_soak_calib(const char *who, bool force, double seconds, const char *path,
+		  FILE *msgs, struct soak_calib *cal, const char **why);	/* soak.c */
+json_t *nc_soak_json(const struct soak_result *res, const struct soak_calib *cal,
+		     const char *path, const char *why, double interval,
+		     json_t *series);					/* soak.c */
 
 #endif

@@ -4,6 +4,7 @@
  * and "netcost --version".  Each subcommand lives in the file of its name
  * and returns the process exit status (netcost(8), EXIT STATUS).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,35 +19,39 @@ struct nc_cmd {
 	int (*fn)(int argc, char **argv);
 	const char *usage;		/* after "netcost " */
 	const char *summary;
+	bool own_help;			/* it answers -h/--help itself */
 };
 
-/* "run" (run.c) joins the table once its file is in the tree. */
 static const struct nc_cmd nc_cmds[] = {
 	{ "info", cmd_info, "info [-j]",
-	  "module version, kernel, preemption model, configuration and hooks" },
+	  "module version, kernel, preemption model, configuration and hooks", false },
 	{ "dump", cmd_dump, "dump [-j] [--per-cpu] [--cpu LIST] [--stage LIST] [--ns] [--all]",
-	  "cost of each stage per packet since the last reset" },
+	  "cost of each stage per packet since the last reset", false },
 	{ "reset", cmd_reset, "reset",
-	  "clear all statistics (starts a new interval)" },
+	  "clear all statistics (starts a new interval)", false },
 	{ "config", cmd_config,
 	  "config [show] [-j]\n"
 	  "       netcost config set [nic-irqs auto|LIST] [cpus LIST]\n"
 	  "                          [groups irq,softirq,net,sched,syscall|all] [recording on|off]",
-	  "show or change what the module records" },
+	  "show or change what the module records", false },
 	{ "watch", cmd_watch, "watch [-i SECONDS] [-n COUNT] [-j] [dump options]",
-	  "live per-interval costs (q or Ctrl-C quits)" },
+	  "live per-interval costs (q or Ctrl-C quits)", false },
 	{ "save", cmd_save, "save FILE [--note TEXT] [--load JSON]",
-	  "write a snapshot of the statistics with meta data" },
+	  "write a snapshot of the statistics with meta data", false },
 	{ "show", cmd_show, "show FILE [-j] [dump options]",
-	  "print a snapshot exactly as dump would" },
+	  "print a snapshot exactly as dump would", false },
 	{ "diff", cmd_diff, "diff A B [-j]",
-	  "compare two snapshots stage by stage" },
+	  "compare two snapshots stage by stage", false },
 	{ "plot", cmd_plot, "plot A [B] -o FILE.svg",
-	  "SVG chart: cost per packet by stage, histogram overlays" },
+	  "SVG chart: cost per packet by stage, histogram overlays", false },
 	{ "export", cmd_export, "export --prometheus [FILE]",
-	  "Prometheus text format (node_exporter textfile collector)" },
+	  "Prometheus text format (node_exporter textfile collector)", false },
 	{ "soak", cmd_soak, "soak [-d SECONDS] [-i INTERVAL] [--calibrate] [--calib-seconds S] [--calib-file PATH] [-j] [-q]",
-	  "measure the CPU time left to a user-space spinner (cyclesoak)" },
+	  "measure the CPU time left to a user-space spinner (cyclesoak)", true },
+	{ "run", cmd_run,
+	  "run (--gen 'ARGS' [--sink 'ARGS'] [--sink-prefix 'CMD'] | --external)\n"
+	  "                   [-d SECONDS] -o FILE [--note TEXT] [--calibrate] [-j]",
+	  "reset, soak, load, record, save: one measurement with its accounting closure", true },
 };
 
 /* nc_usage - the command list, on @f */
@@ -80,6 +85,11 @@ static int nc_cmd_help(const char *name)
 
 	if (!cmd)
 		return nc_usage_err("no command '%s'", name);
+	if (cmd->own_help) {
+		char *argv[] = { (char *)cmd->name, "--help", NULL };
+
+		return cmd->fn(2, argv);
+	}
 	printf("usage: netcost %s\n\n%s.\n", cmd->usage, cmd->summary);
 	if (!strcmp(name, "dump") || !strcmp(name, "show") || !strcmp(name, "watch"))
 		printf("\noptions:\n" NC_REPORT_OPTS_HELP_TEXT);
@@ -118,7 +128,8 @@ int main(int argc, char **argv)
 		nc_usage(stderr);
 		return NC_EXIT_USAGE;
 	}
-	if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h")))
+	if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h")) &&
+	    !cmd->own_help)
 		return nc_cmd_help(cmd->name);
 	return cmd->fn(argc - 1, argv + 1);
 }

@@ -40,6 +40,7 @@ struct nc_soak_opts {
 	bool quiet;
 };
 
+/* nc_soak_usage - "netcost soak -h" */
 static void nc_soak_usage(FILE *f)
 {
 	fprintf(f,
@@ -53,9 +54,12 @@ static void nc_soak_usage(FILE *f)
 		"  -q, --quiet           no per-sample lines\n");
 }
 
-/* nc_soak_seconds - a positive (or, with @zero_ok, zero) number of seconds */
-static int nc_soak_seconds(const char *opt, const char *arg, bool zero_ok,
-			   double *v)
+/*
+ * nc_parse_seconds - option @opt's value @arg of subcommand @who as a
+ * positive (or, with @zero_ok, zero) number of seconds; shared with "run".
+ */
+int nc_parse_seconds(const char *who, const char *opt, const char *arg,
+		     bool zero_ok, double *v)
 {
 	char *end;
 
@@ -63,8 +67,8 @@ static int nc_soak_seconds(const char *opt, const char *arg, bool zero_ok,
 	*v = strtod(arg, &end);
 	if (errno || end == arg || *end || !isfinite(*v) || *v < 0 ||
 	    (*v == 0 && !zero_ok) || *v > 1e7)
-		return nc_usage_err("soak: %s: '%s' is not a%s number of seconds",
-				    opt, arg, zero_ok ? " non-negative" : " positive");
+		return nc_usage_err("%s: %s: '%s' is not a%s number of seconds",
+				    who, opt, arg, zero_ok ? " non-negative" : " positive");
 	return NC_EXIT_OK;
 }
 
@@ -90,10 +94,10 @@ static int nc_soak_parse(int argc, char **argv, struct nc_soak_opts *o)
 	       (c = getopt_long(argc, argv, ":d:hi:jq", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
-			rc = nc_soak_seconds("-d", optarg, true, &o->duration);
+			rc = nc_parse_seconds("soak", "-d", optarg, true, &o->duration);
 			break;
 		case 'i':
-			rc = nc_soak_seconds("-i", optarg, false, &o->interval);
+			rc = nc_parse_seconds("soak", "-i", optarg, false, &o->interval);
 			if (!rc && o->interval < 0.01)
 				rc = nc_usage_err("soak: -i %s: at least 0.01 s", optarg);
 			break;
@@ -110,8 +114,8 @@ static int nc_soak_parse(int argc, char **argv, struct nc_soak_opts *o)
 			o->calibrate = true;
 			break;
 		case OPT_CALIB_SECONDS:
-			rc = nc_soak_seconds("--calib-seconds", optarg, false,
-					     &o->calib_seconds);
+			rc = nc_parse_seconds("soak", "--calib-seconds", optarg,
+					      false, &o->calib_seconds);
 			if (!rc && o->calib_seconds < 1)
 				rc = nc_usage_err("soak: --calib-seconds: at least 1 s");
 			break;
@@ -133,17 +137,40 @@ static int nc_soak_parse(int argc, char **argv, struct nc_soak_opts *o)
 }
 
 /*
- * nc_soak_calib - the cached calibration if it is fresh, else a new one,
- * saved for the next time.  *@why says why a new one was made (NULL: it
- * came from the cache).
+ * nc_soak_calib_path - the calibration cache: @file when given, else the
+ * default (soak_calib_default_path()).  @who prefixes the message.
  */
-static int nc_soak_calib(const struct nc_soak_opts *o, const char *path,
-			 struct soak_calib *cal, const char **why)
+int nc_soak_calib_path(const char *who, const char *file, char *buf, size_t len)
+{
+	int rc;
+
+	if (file) {
+		snprintf(buf, len, "%s", file);
+		return NC_EXIT_OK;
+	}
+	rc = soak_calib_default_path(buf, len);
+	if (rc) {
+		nc_err("%s: no place for the calibration (%s): use --calib-file",
+		       who, strerror(-rc));
+		return NC_EXIT_ERROR;
+	}
+	return NC_EXIT_OK;
+}
+
+/*
+ * nc_soak_calib - the cached calibration at @path if it is fresh (and
+ * @force is false), else a new one of @seconds, saved for the next time;
+ * the calibration is announced on @msgs, prefixed with @who.  *@why says
+ * why a new one was made (NULL: it came from the cache).  Shared by
+ * "soak" and "run".
+ */
+int nc_soak_calib(const char *who, bool force, double seconds, const char *path,
+		  FILE *msgs, struct soak_calib *cal, const char **why)
 {
 	int *cpus, n, rc;
 
 	*why = NULL;
-	if (o->calibrate) {
+	if (force) {
 		*why = "--calibrate";
 	} else {
 		rc = soak_calib_load(path, cal);
@@ -160,25 +187,25 @@ static int nc_soak_calib(const struct nc_soak_opts *o, const char *path,
 
 	n = soak_online_cpus(&cpus);
 	if (n < 0) {
-		nc_err("soak: which CPUs: %s", strerror(-n));
+		nc_err("%s: which CPUs: %s", who, strerror(-n));
 		return NC_EXIT_ERROR;
 	}
-	fprintf(o->json ? stderr : stdout,
-		"soak: calibrating %d CPU%s for %.0f s (%s); keep the system idle\n",
-		n, n > 1 ? "s" : "", o->calib_seconds, *why);
-	rc = soak_calibrate(cal, cpus, n, o->calib_seconds);
+	fprintf(msgs, "%s: calibrating %d CPU%s for %.0f s (%s); keep the system idle\n",
+		who, n, n > 1 ? "s" : "", seconds, *why);
+	fflush(msgs);
+	rc = soak_calibrate(cal, cpus, n, seconds);
 	free(cpus);
 	if (rc) {
-		nc_err("soak: calibration: %s", strerror(-rc));
+		nc_err("%s: calibration: %s", who, strerror(-rc));
 		return NC_EXIT_ERROR;
 	}
 	for (int i = 0; i < cal->ncpus; i++)
 		if (cal->spread[i] > 10)
-			nc_warn("soak: CPU %d ran %.0f%% unevenly while calibrating: was the system idle?",
-				cal->cpu[i], cal->spread[i]);
+			nc_warn("%s: CPU %d ran %.0f%% unevenly while calibrating: was the system idle?",
+				who, cal->cpu[i], cal->spread[i]);
 	rc = soak_calib_save(path, cal);
 	if (rc)
-		nc_warn("soak: cannot save the calibration to %s: %s", path,
+		nc_warn("%s: cannot save the calibration to %s: %s", who, path,
 			strerror(-rc));
 	return NC_EXIT_OK;
 }
@@ -192,6 +219,7 @@ static json_t *nc_soak_stat_json(const struct soak_stat *s)
 			 "min", s->n ? s->min : 0.0, "max", s->n ? s->max : 0.0);
 }
 
+/* nc_soak_calib_json - a calibration: file, kernel, when, per-CPU rates */
 static json_t *nc_soak_calib_json(const struct soak_calib *cal,
 				  const char *path, const char *why)
 {
@@ -207,6 +235,30 @@ static json_t *nc_soak_calib_json(const struct soak_calib *cal,
 			 "timestamp", (json_int_t)cal->timestamp,
 			 "seconds", cal->seconds, "new", why != NULL,
 			 "reason", why, "cpus", cpus);
+}
+
+/*
+ * nc_soak_json - what a soak measured: {interval_s, seconds, calibration,
+ * per_cpu: [{cpu, load: {samples, mean, stddev, ...}, busy_s}], total,
+ * series}; takes the reference to @series.  "soak -j" prints it, "run"
+ * keeps it in the snapshot (meta.soak).
+ */
+json_t *nc_soak_json(const struct soak_result *res, const struct soak_calib *cal,
+		     const char *path, const char *why, double interval,
+		     json_t *series)
+{
+	json_t *per_cpu = json_array();
+
+	for (int i = 0; i < res->ncpus; i++)
+		json_array_append_new(per_cpu, json_pack("{s:i, s:o, s:f}",
+			"cpu", res->cpu[i], "load", nc_soak_stat_json(&res->per_cpu[i]),
+			"busy_s", res->busy_s ? res->busy_s[i] : 0.0));
+	return json_pack("{s:f, s:f, s:o, s:o, s:o, s:o}",
+			 "interval_s", res->total.n ? res->interval_mean : interval,
+			 "seconds", res->seconds,
+			 "calibration", nc_soak_calib_json(cal, path, why),
+			 "per_cpu", per_cpu, "total", nc_soak_stat_json(&res->total),
+			 "series", series);
 }
 
 /* nc_soak_print_line - one sample, cyclesoak style */
@@ -263,7 +315,7 @@ int cmd_soak(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = nc_soak_on_signal }, old_int, old_term;
 	struct soak_calib cal = { 0 };
 	struct soak_result res;
-	json_t *out, *per_cpu, *series;
+	json_t *out, *series;
 	const char *why;
 	char path[4096];
 	uint64_t t0, next, step;
@@ -275,14 +327,11 @@ int cmd_soak(int argc, char **argv)
 	rc = nc_soak_parse(argc, argv, &o);
 	if (rc)
 		return rc;
-	if (o.calib_file) {
-		snprintf(path, sizeof(path), "%s", o.calib_file);
-	} else if ((rc = soak_calib_default_path(path, sizeof(path)))) {
-		nc_err("soak: no place for the calibration (%s): use --calib-file",
-		       strerror(-rc));
-		return NC_EXIT_ERROR;
-	}
-	rc = nc_soak_calib(&o, path, &cal, &why);
+	rc = nc_soak_calib_path("soak", o.calib_file, path, sizeof(path));
+	if (rc)
+		return rc;
+	rc = nc_soak_calib("soak", o.calibrate, o.calib_seconds, path,
+			   o.json ? stderr : stdout, &cal, &why);
 	if (rc)
 		return rc;
 
@@ -330,15 +379,7 @@ int cmd_soak(int argc, char **argv)
 	soak_stop(s, &res);
 	free(load);
 
-	per_cpu = json_array();
-	for (int i = 0; i < res.ncpus; i++)
-		json_array_append_new(per_cpu, json_pack("{s:i, s:o}",
-			"cpu", res.cpu[i], "load", nc_soak_stat_json(&res.per_cpu[i])));
-	out = json_pack("{s:f, s:o, s:o, s:o, s:o}",
-			"interval_s", res.total.n ? res.interval_mean : o.interval,
-			"calibration", nc_soak_calib_json(&cal, path, why),
-			"per_cpu", per_cpu, "total", nc_soak_stat_json(&res.total),
-			"series", series);
+	out = nc_soak_json(&res, &cal, path, why, o.interval, series);
 	if (o.json) {
 		json_dumpf(out, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
 		putchar('\n');

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * runargs.c - argument vectors for the processes "netcost run" starts
+ * (see runargs.h).  Words split the way a shell splits a simple command:
+ * blanks separate, '...' keeps everything, "..." keeps everything but
+ * \" and \\, a backslash outside quotes keeps the next character; no
+ * expansion of any kind.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "runargs.h"
+
+/* nc_argv_push - append a copy of @arg */
+void nc_argv_push(struct nc_argv *a, const char *arg)
+{
+	a->argv = nc_xrealloc(a->argv, (a->argc + 2) * sizeof(*a->argv));
+	a->argv[a->argc++] = nc_xstrdup(arg);
+	a->argv[a->argc] = NULL;
+}
+
+/* nc_argv_append - append copies of all of @b's words */
+void nc_argv_append(struct nc_argv *a, const struct nc_argv *b)
+{
+	for (int i = 0; i < b->argc; i++)
+		nc_argv_push(a, b->argv[i]);
+}
+
+/* nc_argv_free - free the words and the vector; @a is empty again */
+void nc_argv_free(struct nc_argv *a)
+{
+	for (int i = 0; i < a->argc; i++)
+		free(a->argv[i]);
+	free(a->argv);
+	a->argc = 0;
+	a->argv = NULL;
+}
+
+/*
+ * nc_argv_split - append the words of @s to @a.  Returns 0, or -1 for an
+ * unterminated quote or a trailing backslash (nothing is appended then).
+ */
+int nc_argv_split(struct nc_argv *a, const char *s)
+{
+	struct nc_argv words = { 0 };
+	char *w = nc_xcalloc(strlen(s) + 1, 1);
+	size_t n = 0;
+	bool in_word = false;
+	char quote = 0;
+
+	for (; *s; s++) {
+		if (quote == '\'') {
+			if (*s == '\'')
+				quote = 0;
+			else
+				w[n++] = *s;
+			continue;
+		}
+		if (quote == '"') {
+			if (*s == '"')
+				quote = 0;
+			else if (*s == '\\' && (s[1] == '"' || s[1] == '\\'))
+				w[n++] = *++s;
+			else
+				w[n++] = *s;
+			continue;
+		}
+		if (*s == ' ' || *s == '\t' || *s == '\n') {
+			if (in_word) {
+				w[n] = '\0';
+				nc_argv_push(&words, w);
+				n = 0;
+				in_word = false;
+			}
+			continue;
+		}
+		in_word = true;
+		if (*s == '\'' || *s == '"') {
+			quote = *s;
+		} else if (*s == '\\') {
+			if (!s[1])
+				goto bad;
+			w[n++] = *++s;
+		} else {
+			w[n++] = *s;
+		}
+	}
+	if (quote)
+		goto bad;
+	if (in_word) {
+		w[n] = '\0';
+		nc_argv_push(&words, w);
+	}
+	free(w);
+	nc_argv_append(a, &words);
+	nc_argv_free(&words);
+	return 0;
+bad:
+	free(w);
+	nc_argv_free(&words);
+	return -1;
+}
+
+/*
+ * nc_argv_join - the words as one string that nc_argv_split() splits back
+ * into the same words (quoted where needed), for messages and meta.load.
+ * The caller frees it.
+ */
+char *nc_argv_join(const struct nc_argv *a)
+{
+	size_t len = 1;
+	char *out, *p;
+
+	for (int i = 0; i < a->argc; i++)
+		len += 4 * strlen(a->argv[i]) + 3;
+	p = out = nc_xcalloc(len, 1);
+	for (int i = 0; i < a->argc; i++) {
+		const char *s = a->argv[i];
+		bool plain = *s && !strpbrk(s, " \t\n'\"\\");
+
+		if (i)
+			*p++ = ' ';
+		if (plain) {
+			p = stpcpy(p, s);
+			continue;
+		}
+		*p++ = '\'';
+		for (; *s; s++) {
+			if (*s == '\'')
+				p = stpcpy(p, "'\\''");
+			else
+				*p++ = *s;
+		}
+		*p++ = '\'';
+	}
+	*p = '\0';
+	return out;
+}
+
+/*
+ * nc_argv_value - the value of option -@sopt (as "-X V" or "-XV") or
+ * --@lopt (as "--L V" or "--L=V") in @a; the last one wins, as with
+ * getopt.  NULL when absent.  @sopt 0 or @lopt NULL: no such spelling.
+ */
+const char *nc_argv_value(const struct nc_argv *a, char sopt, const char *lopt)
+{
+	size_t llen = lopt ? strlen(lopt) : 0;
+	const char *val = NULL;
+
+	for (int i = 0; i < a->argc; i++) {
+		const char *s = a->argv[i];
+
+		if (!strcmp(s, "--"))
+			break;
+		if (sopt && s[0] == '-' && s[1] == sopt) {
+			if (s[2])
+				val = s + 2;
+			else if (i + 1 < a->argc)
+				val = a->argv[++i];
+		} else if (lopt && !strncmp(s, "--", 2) && !strncmp(s + 2, lopt, llen)) {
+			if (s[2 + llen] == '=')
+				val = s + 3 + llen;
+			else if (!s[2 + llen] && i + 1 < a->argc)
+				val = a->argv[++i];
+		}
+	}
+	return val;
+}
+
+/* nc_argv_has - whether flag -@sopt or --@lopt (or -@sopt... ) is in @a */
+bool nc_argv_has(const struct nc_argv *a, char sopt, const char *lopt)
+{
+	for (int i = 0; i < a->argc; i++) {
+		const char *s = a->argv[i];
+
+		if (!strcmp(s, "--"))
+			break;
+		if (sopt && s[0] == '-' && s[1] == sopt)
+			return true;
+		if (lopt && !strncmp(s, "--", 2) && !strcmp(s + 2, lopt))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * nc_sink_args_from_gen - append to @sink the sink options that follow
+ * from "netcost-gen send" options @gen: the same port (-p), the same
+ * --flows and --dport-per-flow (one socket per flow port), and -6 when
+ * the sender talks IPv6 (-6, or a HOST with a colon).
+ */
+void nc_sink_args_from_gen(const struct nc_argv *gen, struct nc_argv *sink)
+{
+	const char *port = nc_argv_value(gen, 'p', NULL);
+	const char *flows = nc_argv_value(gen, 0, "flows");
+	const char *host = nc_argv_value(gen, 'H', NULL);
+
+	if (port) {
+		nc_argv_push(sink, "-p");
+		nc_argv_push(sink, port);
+	}
+	if (flows) {
+		nc_argv_push(sink, "--flows");
+		nc_argv_push(sink, flows);
+	}
+	if (nc_argv_has(gen, 0, "dport-per-flow"))
+		nc_argv_push(sink, "--dport-per-flow");
+	if (nc_argv_has(gen, '6', NULL) || (host && strchr(host, ':')))
+		nc_argv_push(sink, "-6");
+}

@@ -1,0 +1,1357 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * run.c - "netcost run [--gen 'ARGS' | --external] [--duration S] -o FILE
+ * [--note TEXT] [-j]": one whole measurement in one command.
+ *
+ *  1. calibrate the soak if its cached calibration is missing or stale
+ *     (announced on stderr: a freshly booted lab guest always does);
+ *  2. reset the module's statistics, then start the soak (one SCHED_IDLE
+ *     spinner per CPU, lib/soak.c), so that both windows start together
+ *     and the reset's own work is in neither;
+ *  3. with --gen, start "netcost-gen sink" (behind --sink-prefix, e.g.
+ *     in-ns), wait for its --ready-file (inotify, no sleeps), start
+ *     "netcost-gen send ARGS -l DURATION"; with --external, just wait;
+ *  4. sample the soak every second for --duration, with a progress bar on
+ *     a terminal (plain lines otherwise, on stderr);
+ *  5. wait for the sender to end and the sink to get its FIN (SIGINT, then
+ *     SIGKILL, to our own children only when they overstay), take the
+ *     last soak sample, read the module, stop the soak, and save the
+ *     snapshot with the snapshot code of "netcost save" (meta.load: the
+ *     arguments and both JSON results; meta.soak: the soak's statistics,
+ *     its calibration and the closure);
+ *  6. print the dump report (report.c, as "dump") and the closure.
+ *
+ * The accounting closure (lib/closure.c does the arithmetic).  The soak's
+ * spinner runs whenever nothing else wants a CPU, so what it lost is the
+ * CPU time everything else consumed -- interrupts, softirqs, IRQ threads,
+ * the scheduler, processes, kernel threads, netcost's own probes:
+ *
+ *   consumed(cpu)  = sum over samples of load % / 100 x sample length
+ *                    x tsc_khz x 1000                     (cycles)
+ *
+ * What netcost accounts for, CPU by CPU:
+ *
+ *   kernel    hardirq + hardirq_other + softirq_net_rx + softirq_net_tx
+ *             + softirq_other + (irq_thread - net_rx_in_irq_thread_cycles)
+ *             + ctx_switch: the stages that are CPU work of their own.
+ *             irq_thread includes the NET_RX it runs at local_bh_enable(),
+ *             which softirq_net_rx counts too, so that part is taken off.
+ *             napi_poll, rx_skb and tx_xmit are nested in these and
+ *             wakeup_latency is waiting, so none of them is added.
+ *   probes    probe_hits x the probe cost INFO reports: the module's own
+ *             consumption, partly outside every stage's clock.
+ *   processes the sink's and the sender's utime + stime (wait4() rusage:
+ *             the whole process, exec to exit, wrappers such as in-ns
+ *             included) and the main thread of netcost run itself
+ *             (RUSAGE_THREAD; the spinners are not counted, they are the
+ *             measure).  syscall_rx and syscall_tx are inside stime and
+ *             are not added.  Per CPU, a process's time is split by its
+ *             task-clock on each CPU (perf_event_open(), inherited by its
+ *             threads); without perf the per-CPU view is incomplete.
+ *
+ *   counted twice (negative) what a process's time holds that a kernel
+ *             line holds too (lib/closure.c, nc_closure_add_overlap()):
+ *             a context switch into a process runs on that process's
+ *             clock (the CPU's mean ctx_switch x the processes' nvcsw +
+ *             nivcsw); and when the kernel charges interrupts to the task
+ *             they interrupt (no CONFIG_IRQ_TIME_ACCOUNTING, as Debian
+ *             builds it: /proc/stat's irq column then stands still), the
+ *             NET_RX the processes ran in their local_bh_enable()
+ *             (measured) and, CPU by CPU, their share P/T of its
+ *             interrupt-context work (hard IRQs, NET_RX in irq_exit, on a
+ *             stock kernel the other softirqs too), interrupts arriving
+ *             whichever task runs.  Without this line the closure of a
+ *             stock kernel under a network load goes 20-30% negative.
+ *
+ *   unexplained = consumed - (kernel + probes + processes - counted twice),
+ *                 in % of consumed, per CPU and in total.
+ *
+ * It is not forced to close: what is left is shown as it is.  Known
+ * reasons for a remainder: timer and IPI interrupts (system vectors, not
+ * irq_handler_entry), kernel threads (kworkers, RCU), parts of IRQ threads
+ * and ksoftirqd outside the measured handler runs, and the soak's own
+ * noise: on an emulated SMP guest (TCG) a vCPU's loop rate follows the
+ * host's scheduling, so the calibration's spread is the error bar.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <linux/perf_event.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "closure.h"
+#include "report.h"
+#include "runargs.h"
+#include "snapshot.h"
+#include "soak.h"
+#include "stats.h"
+#include "cmds.h"
+
+#define NSEC_PER_SEC	1000000000ull
+#define NC_RUN_READY_S	30		/* s the sink may take to bind */
+#define NC_RUN_GRACE_S	15		/* s past --duration: the sender's end */
+#define NC_RUN_SINK_S	5		/* s the sink may outlive the sender */
+#define NC_RUN_KILL_S	5		/* s from SIGINT to SIGKILL */
+#define NC_RUN_ERR_KEEP	(64 * 1024)	/* bytes kept of a child's stderr */
+#define NC_RUN_OUT_KEEP	(64 << 20)	/* bytes kept of a child's stdout */
+#define NC_RUN_BAR	30		/* progress bar width */
+
+enum { NC_SINK, NC_SENDER, NC_NR_CHILDREN };
+
+static volatile sig_atomic_t nc_run_stop;
+
+/* nc_run_on_signal - Ctrl-C or SIGTERM: end the recording early */
+static void nc_run_on_signal(int sig)
+{
+	(void)sig;
+	nc_run_stop = 1;
+}
+
+struct nc_run_opts {
+	const char *gen;		/* --gen ARGS */
+	const char *sink;		/* --sink ARGS: extra */
+	const char *sink_prefix;	/* --sink-prefix CMD */
+	const char *out;		/* -o FILE */
+	const char *note;
+	const char *calib_file;
+	bool external;
+	bool json;
+	bool calibrate;
+	double duration;
+	double calib_seconds;
+};
+
+/* One process run started: the sink or the sender */
+struct nc_child {
+	const char *role;		/* "sink", "sender" */
+	struct nc_argv argv;		/* what is exec'ed */
+	pid_t pid;			/* 0: not started */
+	int pidfd;			/* -1: none, poll with a short timeout */
+	int fd[2];			/* its stdout, stderr; -1 at EOF */
+	char *buf[2];
+	size_t len[2];
+	int *perf;			/* [ncpus] task-clock counters, -1: none */
+	double *task_ns;		/* [ncpus] read at the end */
+	bool perf_ok;
+	bool exited;
+	int status;			/* from wait4() */
+	struct rusage ru;
+	uint64_t exit_ns;
+	uint64_t int_ns;		/* when run sent SIGINT; 0: not yet */
+	bool killed;			/* run sent SIGKILL */
+	json_t *result;			/* its -j output, or NULL */
+};
+
+struct nc_run {
+	struct nc_run_opts o;
+	bool tty;			/* stderr is a terminal */
+	char gen_path[PATH_MAX];
+	char tmpdir[PATH_MAX];
+	char ready[PATH_MAX + 16];
+	struct nc_nl nl;
+	bool nl_open;
+	char calib_path[4096];
+	struct soak_calib cal;
+	const char *why;		/* why calibrated; NULL: cached */
+	struct soak *soak;
+	int ncpus;
+	int *cpus;
+	double *load;			/* [ncpus] the last sample */
+	json_t *series;
+	uint64_t t0;			/* the soak's start */
+	uint64_t t_end;			/* the last sample */
+	struct nc_child child[NC_NR_CHILDREN];
+	struct nc_child self;		/* the main thread's counters only */
+	struct rusage self0, self1;
+	double *self_base;		/* [ncpus] its task clocks at the start */
+	long long irq0, irq1;		/* /proc/stat hard IRQ time, -1: unknown */
+	bool interrupted;
+	bool progress_open;		/* a tty bar waits for its newline */
+};
+
+/* nc_run_now - CLOCK_MONOTONIC in ns */
+static uint64_t nc_run_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+/*
+ * nc_run_proc_irq - the "irq" column of /proc/stat's "cpu" line: hard IRQ
+ * time, which only a kernel that keeps interrupt time out of the tasks'
+ * time (CONFIG_IRQ_TIME_ACCOUNTING) counts.  -1 when unreadable.
+ */
+static long long nc_run_proc_irq(void)
+{
+	unsigned long long v[6];
+	FILE *f = fopen("/proc/stat", "r");
+	int n = 0;
+
+	if (!f)
+		return -1;
+	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+		   &v[3], &v[4], &v[5]);
+	fclose(f);
+	return n == 6 ? (long long)v[5] : -1;
+}
+
+/* nc_run_usage - "netcost run -h" */
+static void nc_run_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: netcost run (--gen 'ARGS' | --external) [--duration S] -o FILE [options]\n"
+		"  --gen 'ARGS'         start 'netcost-gen send ARGS' (and its sink), e.g. '-H 10.0.0.2 -r 38000'\n"
+		"  --sink 'ARGS'        more arguments for 'netcost-gen sink' (port, --flows and\n"
+		"                       --dport-per-flow follow from --gen)\n"
+		"  --sink-prefix 'CMD'  run the sink as CMD netcost-gen sink ... (e.g. 'in-ns')\n"
+		"  --external           no generator: record whatever load runs for --duration\n"
+		"  -d, --duration S     seconds to record (default 10)\n"
+		"  -o, --output FILE    the snapshot (replaced, like 'netcost save')\n"
+		"  --note TEXT          kept in the snapshot\n"
+		"  --calibrate          calibrate the soak again (keep the system idle)\n"
+		"  --calib-seconds S    calibration time (default 3)\n"
+		"  --calib-file PATH    calibration cache (default: see netcost(8))\n"
+		"  -j, --json           the closure and the snapshot path as JSON\n"
+		"netcost-gen is looked for in $NETCOST_GEN, next to netcost, then on PATH.\n");
+}
+
+/* nc_run_parse - the command line into @o; 0 or NC_EXIT_USAGE */
+static int nc_run_parse(int argc, char **argv, struct nc_run_opts *o)
+{
+	enum { OPT_GEN = 256, OPT_SINK, OPT_PREFIX, OPT_EXTERNAL, OPT_NOTE,
+	       OPT_CALIBRATE, OPT_CALIB_SECONDS, OPT_CALIB_FILE };
+	static const struct option lopts[] = {
+		{ "gen", required_argument, NULL, OPT_GEN },
+		{ "sink", required_argument, NULL, OPT_SINK },
+		{ "sink-prefix", required_argument, NULL, OPT_PREFIX },
+		{ "external", no_argument, NULL, OPT_EXTERNAL },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "note", required_argument, NULL, OPT_NOTE },
+		{ "calibrate", no_argument, NULL, OPT_CALIBRATE },
+		{ "calib-seconds", required_argument, NULL, OPT_CALIB_SECONDS },
+		{ "calib-file", required_argument, NULL, OPT_CALIB_FILE },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	int c, rc = NC_EXIT_OK;
+
+	optind = 0;
+	opterr = 0;
+	while (rc == NC_EXIT_OK &&
+	       (c = getopt_long(argc, argv, ":d:hjo:", lopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_GEN:
+			o->gen = optarg;
+			break;
+		case OPT_SINK:
+			o->sink = optarg;
+			break;
+		case OPT_PREFIX:
+			o->sink_prefix = optarg;
+			break;
+		case OPT_EXTERNAL:
+			o->external = true;
+			break;
+		case 'd':
+			rc = nc_parse_seconds("run", "--duration", optarg, false,
+					      &o->duration);
+			break;
+		case 'o':
+			o->out = optarg;
+			break;
+		case OPT_NOTE:
+			o->note = optarg;
+			break;
+		case OPT_CALIBRATE:
+			o->calibrate = true;
+			break;
+		case OPT_CALIB_SECONDS:
+			rc = nc_parse_seconds("run", "--calib-seconds", optarg, false,
+					      &o->calib_seconds);
+			if (!rc && o->calib_seconds < 1)
+				rc = nc_usage_err("run: --calib-seconds: at least 1 s");
+			break;
+		case OPT_CALIB_FILE:
+			o->calib_file = optarg;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'h':
+			nc_run_usage(stdout);
+			exit(NC_EXIT_OK);
+		case ':':
+			return nc_usage_err("run: %s needs a value", argv[optind - 1]);
+		default:
+			return nc_usage_err("run: unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (rc)
+		return rc;
+	if (optind < argc)
+		return nc_usage_err("run: unexpected argument '%s'", argv[optind]);
+	if (!o->out)
+		return nc_usage_err("run: -o FILE is required (the snapshot to write)");
+	if (!o->gen == !o->external)
+		return nc_usage_err("run: give one of --gen 'ARGS' and --external");
+	if (o->external && (o->sink || o->sink_prefix))
+		return nc_usage_err("run: --sink and --sink-prefix go with --gen");
+	if (o->duration < 0.5)
+		return nc_usage_err("run: --duration %g: at least 0.5 s", o->duration);
+	return NC_EXIT_OK;
+}
+
+/*
+ * nc_run_check_out - fail early when the snapshot cannot be written: its
+ * folder must exist and be writable (the file itself is replaced).
+ */
+static int nc_run_check_out(const char *path)
+{
+	char *copy = nc_xstrdup(path);
+	const char *dir = dirname(copy);
+	struct stat st;
+	int ret = NC_EXIT_OK;
+
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		nc_err("run: -o %s is a directory; name the snapshot file", path);
+		ret = NC_EXIT_ERROR;
+	} else if (access(dir, W_OK | X_OK)) {
+		nc_err("run: cannot write the snapshot into %s: %s", dir, strerror(errno));
+		ret = NC_EXIT_ERROR;
+	}
+	free(copy);
+	return ret;
+}
+
+/* nc_run_exec_ok - @path names an executable regular file */
+static bool nc_run_exec_ok(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode) && !access(path, X_OK);
+}
+
+/*
+ * nc_run_find_gen - netcost-gen: $NETCOST_GEN, else next to this netcost
+ * (/proc/self/exe), else the first on PATH.  An absolute path, so that a
+ * --sink-prefix command runs the same one.
+ */
+static int nc_run_find_gen(char *buf, size_t len)
+{
+	const char *env = getenv("NETCOST_GEN"), *path = getenv("PATH");
+	char exe[PATH_MAX], *dir, *copy, *save = NULL;
+	ssize_t n;
+
+	if (env && *env) {
+		if (nc_run_exec_ok(env) && realpath(env, buf))
+			return NC_EXIT_OK;
+		nc_err("run: NETCOST_GEN=%s is not an executable file", env);
+		return NC_EXIT_ERROR;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		snprintf(buf, len, "%s/netcost-gen", dirname(exe));
+		if (nc_run_exec_ok(buf))
+			return NC_EXIT_OK;
+	}
+	copy = nc_xstrdup(path ? path : "/usr/local/bin:/usr/bin:/bin");
+	for (dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+		snprintf(buf, len, "%s/netcost-gen", *dir ? dir : ".");
+		if (nc_run_exec_ok(buf) && realpath(buf, exe)) {
+			snprintf(buf, len, "%s", exe);
+			free(copy);
+			return NC_EXIT_OK;
+		}
+	}
+	free(copy);
+	nc_err("run: cannot find netcost-gen (not in $NETCOST_GEN, next to netcost, or on PATH)");
+	return NC_EXIT_ERROR;
+}
+
+/* ---- per-CPU task clocks ---- */
+
+/*
+ * nc_perf_open - a task-clock counter of task @pid on each of the run's
+ * CPUs.  For a child (@child), counting starts at its exec and follows
+ * its threads and children; for the main thread it starts now.  All or
+ * nothing: false (and no counter) when one cannot be opened.
+ */
+static bool nc_perf_open(struct nc_run *r, struct nc_child *ch, pid_t pid, bool child)
+{
+	struct perf_event_attr pa = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(pa),
+		.config = PERF_COUNT_SW_TASK_CLOCK,
+		.disabled = child,
+		.inherit = child,
+		.enable_on_exec = child,
+	};
+
+	ch->perf = nc_xcalloc(r->ncpus, sizeof(*ch->perf));
+	ch->task_ns = nc_xcalloc(r->ncpus, sizeof(*ch->task_ns));
+	for (int i = 0; i < r->ncpus; i++)
+		ch->perf[i] = -1;
+	for (int i = 0; i < r->ncpus; i++) {
+		ch->perf[i] = syscall(SYS_perf_event_open, &pa, pid, r->cpus[i], -1,
+				      PERF_FLAG_FD_CLOEXEC);
+		if (ch->perf[i] < 0) {
+			for (int j = 0; j < i; j++)
+				close(ch->perf[j]);
+			for (int j = 0; j < r->ncpus; j++)
+				ch->perf[j] = -1;
+			return ch->perf_ok = false;
+		}
+	}
+	return ch->perf_ok = true;
+}
+
+/*
+ * nc_perf_read - the counters into task_ns, less what they read at
+ * @base (NULL: from 0); @close closes them
+ */
+static void nc_perf_read(struct nc_run *r, struct nc_child *ch,
+			 const double *base, bool close_them)
+{
+	for (int i = 0; ch->perf && i < r->ncpus; i++) {
+		uint64_t v = 0;
+
+		if (ch->perf[i] < 0)
+			continue;
+		if (read(ch->perf[i], &v, sizeof(v)) == sizeof(v))
+			ch->task_ns[i] = (double)v - (base ? base[i] : 0);
+		else
+			ch->perf_ok = false;
+		if (close_them) {
+			close(ch->perf[i]);
+			ch->perf[i] = -1;
+		}
+	}
+}
+
+/* nc_perf_close - read the counters into task_ns and close them */
+static void nc_perf_close(struct nc_run *r, struct nc_child *ch)
+{
+	nc_perf_read(r, ch, NULL, true);
+}
+
+/* ---- the children ---- */
+
+/* nc_child_init - an empty, unstarted child */
+static void nc_child_init(struct nc_child *ch, const char *role)
+{
+	memset(ch, 0, sizeof(*ch));
+	ch->role = role;
+	ch->pidfd = ch->fd[0] = ch->fd[1] = -1;
+}
+
+/* nc_child_running - started and not yet reaped */
+static bool nc_child_running(const struct nc_child *ch)
+{
+	return ch->pid > 0 && !ch->exited;
+}
+
+/*
+ * nc_child_spawn - fork and exec @ch->argv with stdout and stderr into
+ * pipes.  The child waits on a pipe until its task-clock counters are
+ * open, so that they count it from its exec.
+ */
+static int nc_child_spawn(struct nc_run *r, struct nc_child *ch)
+{
+	int out[2], err[2], go[2];
+	char c = 0;
+
+	if (pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC) || pipe2(go, O_CLOEXEC)) {
+		nc_err("run: pipe: %s", strerror(errno));
+		return NC_EXIT_ERROR;
+	}
+	ch->pid = fork();
+	if (ch->pid < 0) {
+		nc_err("run: fork: %s", strerror(errno));
+		return NC_EXIT_ERROR;
+	}
+	if (!ch->pid) {
+		int null = open("/dev/null", O_RDONLY);
+
+		dup2(null, STDIN_FILENO);
+		dup2(out[1], STDOUT_FILENO);
+		dup2(err[1], STDERR_FILENO);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		if (close_range(3, ~0U, 0))
+			for (int fd = 3; fd < 1024; fd++)
+				close(fd);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		execvp(ch->argv.argv[0], ch->argv.argv);
+		dprintf(STDERR_FILENO, "netcost run: cannot run %s: %s\n",
+			ch->argv.argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(out[1]);
+	close(err[1]);
+	close(go[0]);
+	ch->fd[0] = out[0];
+	ch->fd[1] = err[0];
+	fcntl(out[0], F_SETFL, O_NONBLOCK);
+	fcntl(err[0], F_SETFL, O_NONBLOCK);
+#ifdef SYS_pidfd_open
+	ch->pidfd = syscall(SYS_pidfd_open, ch->pid, 0);
+#endif
+	nc_perf_open(r, ch, ch->pid, true);
+	if (write(go[1], &c, 1) != 1)
+		nc_warn("run: cannot start the %s: %s", ch->role, strerror(errno));
+	close(go[1]);
+	return NC_EXIT_OK;
+}
+
+/* nc_child_drain - take what child pipe @i (0 stdout, 1 stderr) holds */
+static void nc_child_drain(struct nc_child *ch, int i)
+{
+	size_t keep = i ? NC_RUN_ERR_KEEP : NC_RUN_OUT_KEEP;
+	char tmp[4096];
+	ssize_t n;
+
+	while (ch->fd[i] >= 0) {
+		n = read(ch->fd[i], tmp, sizeof(tmp));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return;
+		if (n <= 0) {
+			close(ch->fd[i]);
+			ch->fd[i] = -1;
+			return;
+		}
+		if (ch->len[i] + n > keep)
+			n = keep > ch->len[i] ? (ssize_t)(keep - ch->len[i]) : 0;
+		ch->buf[i] = nc_xrealloc(ch->buf[i], ch->len[i] + n + 1);
+		memcpy(ch->buf[i] + ch->len[i], tmp, n);
+		ch->len[i] += n;
+		ch->buf[i][ch->len[i]] = '\0';
+	}
+}
+
+/* nc_child_reap - wait4() it without blocking; true once it has ended */
+static bool nc_child_reap(struct nc_child *ch)
+{
+	pid_t p;
+
+	if (!nc_child_running(ch))
+		return ch->exited;
+	p = wait4(ch->pid, &ch->status, WNOHANG, &ch->ru);
+	if (p != ch->pid)
+		return false;
+	ch->exited = true;
+	ch->exit_ns = nc_run_now();
+	if (ch->pidfd >= 0) {
+		close(ch->pidfd);
+		ch->pidfd = -1;
+	}
+	return true;
+}
+
+/*
+ * nc_child_signal - send @sig to our own child, if it still runs; SIGINT
+ * (or any other) and SIGKILL once each
+ */
+static void nc_child_signal(struct nc_child *ch, int sig)
+{
+	if (!nc_child_running(ch) || (sig == SIGKILL ? ch->killed : ch->int_ns != 0))
+		return;
+	if (sig == SIGKILL)
+		ch->killed = true;
+	else
+		ch->int_ns = nc_run_now();
+	kill(ch->pid, sig);
+}
+
+/* nc_child_failed - it ended badly: not exit 0, unless run stopped it */
+static bool nc_child_failed(const struct nc_child *ch)
+{
+	if (!ch->exited)
+		return false;
+	if (WIFEXITED(ch->status))
+		return WEXITSTATUS(ch->status) != 0;
+	return !ch->int_ns && !ch->killed;
+}
+
+/* nc_child_report - why a child failed, with its stderr, on stderr */
+static void nc_child_report(const struct nc_child *ch)
+{
+	char *cmd = nc_argv_join(&ch->argv);
+
+	if (WIFEXITED(ch->status))
+		nc_err("run: the %s failed (exit %d): %s", ch->role,
+		       WEXITSTATUS(ch->status), cmd);
+	else
+		nc_err("run: the %s was killed by signal %d: %s", ch->role,
+		       WTERMSIG(ch->status), cmd);
+	if (ch->len[1])
+		fprintf(stderr, "%s%s", ch->buf[1],
+			ch->buf[1][ch->len[1] - 1] == '\n' ? "" : "\n");
+	free(cmd);
+}
+
+/*
+ * nc_run_poll - wait up to @ms for output or the end of a child (or
+ * @extra_fd to become readable), then drain and reap.  Returns whether
+ * @extra_fd is readable.
+ */
+static bool nc_run_poll(struct nc_run *r, int ms, int extra_fd)
+{
+	struct pollfd pfd[3 * NC_NR_CHILDREN + 1];
+	bool extra = false, no_pidfd = false;
+	nfds_t n = 0;
+
+	for (int c = 0; c < NC_NR_CHILDREN; c++) {
+		struct nc_child *ch = &r->child[c];
+
+		for (int i = 0; i < 2; i++)
+			if (ch->fd[i] >= 0)
+				pfd[n++] = (struct pollfd){ .fd = ch->fd[i], .events = POLLIN };
+		if (ch->pidfd >= 0)
+			pfd[n++] = (struct pollfd){ .fd = ch->pidfd, .events = POLLIN };
+		else if (nc_child_running(ch))
+			no_pidfd = true;
+	}
+	if (extra_fd >= 0)
+		pfd[n++] = (struct pollfd){ .fd = extra_fd, .events = POLLIN };
+	if (no_pidfd && ms > 50)
+		ms = 50;
+	if (poll(pfd, n, ms < 0 ? 0 : ms) > 0 && extra_fd >= 0)
+		extra = pfd[n - 1].revents != 0;
+	for (int c = 0; c < NC_NR_CHILDREN; c++) {
+		nc_child_drain(&r->child[c], 0);
+		nc_child_drain(&r->child[c], 1);
+		nc_child_reap(&r->child[c]);
+	}
+	return extra;
+}
+
+/* nc_run_ms_until - ms from now to @t, at least 0 */
+static int nc_run_ms_until(uint64_t t)
+{
+	uint64_t now = nc_run_now();
+
+	return t > now ? (int)((t - now + 999999) / 1000000) : 0;
+}
+
+/*
+ * nc_run_start_sink - the sink with --ready-file in a fresh folder, then
+ * wait (inotify on the folder) until the file appears or the sink ends.
+ */
+static int nc_run_start_sink(struct nc_run *r)
+{
+	struct nc_child *ch = &r->child[NC_SINK];
+	uint64_t deadline;
+	struct stat st;
+	int ino, ret;
+
+	ino = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+	if (ino < 0 || inotify_add_watch(ino, r->tmpdir, IN_MOVED_TO | IN_CLOSE_WRITE) < 0) {
+		nc_err("run: inotify on %s: %s", r->tmpdir, strerror(errno));
+		if (ino >= 0)
+			close(ino);
+		return NC_EXIT_ERROR;
+	}
+	ret = nc_child_spawn(r, ch);
+	deadline = nc_run_now() + NC_RUN_READY_S * NSEC_PER_SEC;
+	while (!ret && stat(r->ready, &st)) {
+		char ev[4096];
+
+		if (nc_child_reap(ch)) {
+			nc_run_poll(r, 0, -1);	/* what it said before it died */
+			if (!nc_child_failed(ch))
+				nc_err("run: the sink ended before it was ready");
+			nc_child_report(ch);
+			ret = NC_EXIT_ERROR;
+		} else if (nc_run_now() >= deadline) {
+			nc_err("run: the sink is not ready after %d s", NC_RUN_READY_S);
+			ret = NC_EXIT_ERROR;
+		} else if (nc_run_stop) {
+			nc_err("run: interrupted");
+			ret = NC_EXIT_ERROR;
+		} else if (nc_run_poll(r, nc_run_ms_until(deadline), ino)) {
+			while (read(ino, ev, sizeof(ev)) > 0)
+				;
+		}
+	}
+	close(ino);
+	return ret;
+}
+
+/* ---- recording ---- */
+
+/* nc_run_progress - the bar (tty) or a line per sample, on stderr */
+static void nc_run_progress(struct nc_run *r, double total, const char *state)
+{
+	double t = (nc_run_now() - r->t0) / 1e9;
+	double done = t / r->o.duration;
+	char bar[NC_RUN_BAR + 1];
+	int fill;
+
+	if (r->tty) {
+		fill = (int)(fmin(done, 1) * NC_RUN_BAR);
+		memset(bar, '#', fill);
+		memset(bar + fill, '-', NC_RUN_BAR - fill);
+		bar[NC_RUN_BAR] = '\0';
+		fprintf(stderr, "\r\033[Krun [%s] %5.1f/%g s  load %5.1f%%", bar, t,
+			r->o.duration, total);
+	} else {
+		fprintf(stderr, "run: %6.1f/%g s  load %5.1f%% ", t, r->o.duration, total);
+	}
+	for (int i = 0; i < r->ncpus; i++)
+		fprintf(stderr, " cpu%d %5.1f%%", r->cpus[i], r->load[i]);
+	if (state)
+		fprintf(stderr, "  %s", state);
+	if (!r->tty)
+		fputc('\n', stderr);
+	r->progress_open = r->tty;
+	fflush(stderr);
+}
+
+/* nc_run_progress_end - end the tty bar's line */
+static void nc_run_progress_end(struct nc_run *r)
+{
+	if (r->progress_open)
+		fputc('\n', stderr);
+	r->progress_open = false;
+}
+
+/* nc_run_sample - one soak sample: the series, the progress */
+static void nc_run_sample(struct nc_run *r, const char *state)
+{
+	double total = soak_sample(r->soak, r->load);
+	json_t *cpus = json_array();
+
+	r->t_end = nc_run_now();
+	for (int i = 0; i < r->ncpus; i++)
+		json_array_append_new(cpus, json_real(r->load[i]));
+	json_array_append_new(r->series, json_pack("{s:f, s:f, s:o}",
+		"t", (r->t_end - r->t0) / 1e9, "total", total, "cpus", cpus));
+	nc_run_progress(r, total, state);
+}
+
+/*
+ * nc_run_watchdog - the stop rules while the children run: Ctrl-C stops
+ * the sender (its FIN then stops the sink); a sender past --duration +
+ * NC_RUN_GRACE_S, or a sink that outlives the sender by NC_RUN_SINK_S,
+ * gets SIGINT; anything NC_RUN_KILL_S after SIGINT gets SIGKILL; a child
+ * that fails stops the other one.
+ */
+static void nc_run_watchdog(struct nc_run *r, uint64_t now)
+{
+	struct nc_child *snd = &r->child[NC_SENDER], *snk = &r->child[NC_SINK];
+	uint64_t end = r->t0 + (uint64_t)((r->o.duration + NC_RUN_GRACE_S) * NSEC_PER_SEC);
+
+	if (nc_run_stop && !r->interrupted) {
+		r->interrupted = true;
+		nc_child_signal(snd, SIGINT);
+	}
+	if (now > end)
+		nc_child_signal(snd, SIGINT);
+	if (snd->exited && now > snd->exit_ns + NC_RUN_SINK_S * NSEC_PER_SEC)
+		nc_child_signal(snk, SIGINT);
+	if (nc_child_failed(snd) || nc_child_failed(snk)) {
+		nc_child_signal(snd, SIGINT);
+		nc_child_signal(snk, SIGINT);
+	}
+	for (int c = 0; c < NC_NR_CHILDREN; c++) {
+		struct nc_child *ch = &r->child[c];
+
+		if (ch->int_ns && !ch->killed &&
+		    now > ch->int_ns + NC_RUN_KILL_S * NSEC_PER_SEC)
+			nc_child_signal(ch, SIGKILL);
+	}
+}
+
+/*
+ * nc_run_record - sample every second until the children are done (with
+ * --gen) or --duration is over (--external), then the last, partial
+ * sample: the soak's window ends here.
+ */
+static void nc_run_record(struct nc_run *r)
+{
+	uint64_t next = r->t0 + NSEC_PER_SEC;
+	uint64_t end = r->t0 + (uint64_t)(r->o.duration * NSEC_PER_SEC);
+	bool gen = !r->o.external;
+
+	for (;;) {
+		uint64_t now = nc_run_now();
+		const char *state = NULL;
+
+		if (gen && !nc_child_running(&r->child[NC_SENDER]) &&
+		    !nc_child_running(&r->child[NC_SINK]))
+			break;
+		if (!gen && (now >= end || nc_run_stop)) {
+			r->interrupted = nc_run_stop;
+			break;
+		}
+		if (gen)
+			nc_run_watchdog(r, now);
+		if (now >= next) {
+			if (now >= end)
+				state = r->child[NC_SENDER].exited ? "waiting for the sink" :
+					"waiting for the sender's end";
+			nc_run_sample(r, state);
+			next += NSEC_PER_SEC;
+			if (next <= now)	/* a stall: no burst of short samples */
+				next = now + NSEC_PER_SEC;
+			continue;
+		}
+		if (gen)
+			nc_run_poll(r, nc_run_ms_until(next), -1);
+		else
+			nc_run_poll(r, nc_run_ms_until(next < end ? next : end), -1);
+	}
+	nc_run_sample(r, "done");
+	nc_run_progress_end(r);
+	getrusage(RUSAGE_THREAD, &r->self1);
+	nc_perf_read(r, &r->self, r->self_base, true);
+	r->irq1 = nc_run_proc_irq();
+}
+
+/* ---- results ---- */
+
+/* nc_run_tv - a timeval in seconds */
+static double nc_run_tv(struct timeval tv)
+{
+	return tv.tv_sec + tv.tv_usec / 1e6;
+}
+
+/* nc_child_json - what the snapshot keeps of a child besides its result */
+static json_t *nc_child_json(const struct nc_run *r, const struct nc_child *ch)
+{
+	json_t *tc = json_null();
+	char *cmd = nc_argv_join(&ch->argv);
+	json_t *o;
+
+	if (ch->perf_ok) {
+		tc = json_array();
+		for (int i = 0; i < r->ncpus; i++)
+			json_array_append_new(tc, json_pack("{s:i, s:f}", "cpu", r->cpus[i],
+				"task_clock_s", ch->task_ns[i] / 1e9));
+	}
+	o = json_pack("{s:s, s:i, s:i, s:f, s:f, s:I, s:I, s:b, s:o}",
+		      "command", cmd, "pid", (int)ch->pid,
+		      "exit", WIFEXITED(ch->status) ? WEXITSTATUS(ch->status) : -1,
+		      "utime_s", nc_run_tv(ch->ru.ru_utime),
+		      "stime_s", nc_run_tv(ch->ru.ru_stime),
+		      "nvcsw", (json_int_t)ch->ru.ru_nvcsw,
+		      "nivcsw", (json_int_t)ch->ru.ru_nivcsw,
+		      "stopped_by_run", ch->int_ns != 0, "per_cpu", tc);
+	free(cmd);
+	return o;
+}
+
+/* nc_run_load_json - meta.load: what ran, for how long, what it said */
+static json_t *nc_run_load_json(const struct nc_run *r, const struct nc_argv *gen,
+				const struct nc_argv *sink)
+{
+	json_t *o = json_object();
+	char *s;
+
+	json_object_set_new(o, "tool", json_string("netcost run"));
+	json_object_set_new(o, "duration_s", json_real(r->o.duration));
+	json_object_set_new(o, "recorded_s", json_real((r->t_end - r->t0) / 1e9));
+	json_object_set_new(o, "interrupted", json_boolean(r->interrupted));
+	if (r->o.external) {
+		json_object_set_new(o, "external", json_true());
+		return o;
+	}
+	s = nc_argv_join(gen);
+	json_object_set_new(o, "gen_args", json_string(s));
+	free(s);
+	s = nc_argv_join(sink);
+	json_object_set_new(o, "sink_args", json_string(s));
+	free(s);
+	json_object_set_new(o, "sink_prefix", r->o.sink_prefix ?
+			    json_string(r->o.sink_prefix) : json_null());
+	json_object_set_new(o, "sender", r->child[NC_SENDER].result ?
+			    json_incref(r->child[NC_SENDER].result) : json_null());
+	json_object_set_new(o, "sink", r->child[NC_SINK].result ?
+			    json_incref(r->child[NC_SINK].result) : json_null());
+	json_object_set_new(o, "processes", json_pack("{s:o, s:o}",
+		"sender", nc_child_json(r, &r->child[NC_SENDER]),
+		"sink", nc_child_json(r, &r->child[NC_SINK])));
+	return o;
+}
+
+/* nc_run_cpu_s - a rusage's utime + stime in seconds */
+static double nc_run_cpu_s(const struct rusage *ru)
+{
+	return nc_run_tv(ru->ru_utime) + nc_run_tv(ru->ru_stime);
+}
+
+/*
+ * nc_run_closure - the closure over the soak's CPUs: the module's stages
+ * and probes, each child and run's main thread (see the top of the file)
+ */
+static void nc_run_closure(struct nc_run *r, const struct nc_model *m,
+			   const struct soak_result *res, struct nc_closure *cl)
+{
+	static const char *const names[] = {
+		[NC_SINK] = "sink (netcost-gen sink)",
+		[NC_SENDER] = "sender (netcost-gen send)",
+	};
+	struct nc_cl_line *l;
+	double self_s;
+
+	nc_closure_init(cl, m->info.tsc_khz, res->seconds, res->ncpus, res->cpu,
+			res->busy_s, NULL);
+	nc_closure_add_model(cl, m);
+	for (int c = 0; !r->o.external && c < NC_NR_CHILDREN; c++) {
+		const struct nc_child *ch = &r->child[c];
+		json_t *cpu = json_object_get(ch->result, "cpu_s");
+
+		l = nc_closure_add_process(cl, names[c], nc_run_cpu_s(&ch->ru),
+					   ch->perf_ok ? ch->task_ns : NULL);
+		if (!l)
+			break;
+		l->switches = ch->ru.ru_nvcsw + ch->ru.ru_nivcsw;
+		snprintf(l->what, sizeof(l->what), "utime %.3f + stime %.3f s%s",
+			 nc_run_tv(ch->ru.ru_utime), nc_run_tv(ch->ru.ru_stime),
+			 json_is_number(cpu) ? "" : " (no JSON result)");
+		if (json_is_number(cpu))
+			snprintf(l->what + strlen(l->what), sizeof(l->what) - strlen(l->what),
+				 "; its JSON: %.3f s", json_number_value(cpu));
+	}
+	self_s = nc_run_cpu_s(&r->self1) - nc_run_cpu_s(&r->self0);
+	l = nc_closure_add_process(cl, "netcost run (main thread)", self_s,
+				   r->self.perf_ok ? r->self.task_ns : NULL);
+	if (l) {
+		snprintf(l->what, sizeof(l->what), "RUSAGE_THREAD");
+		l->switches = r->self1.ru_nvcsw + r->self1.ru_nivcsw -
+			      r->self0.ru_nvcsw - r->self0.ru_nivcsw;
+	}
+	/* interrupts in the tasks' time: /proc/stat's irq column stood still */
+	if (!r->o.external)
+		nc_closure_add_overlap(cl, m, r->irq0 < 0 || r->irq1 <= r->irq0);
+	nc_closure_finish(cl);
+}
+
+/* nc_run_u64 - an integer member of a JSON object, 0 if absent */
+static uint64_t nc_run_u64(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_integer(v) ? (uint64_t)json_integer_value(v) : 0;
+}
+
+/*
+ * nc_run_packets - rx_packets against what reached the sink's UDP layer:
+ * the datagrams it received plus those its receive buffer dropped (both
+ * went into the stack; ARP, FINs and the REPORT add a few), as JSON
+ */
+static json_t *nc_run_packets(const struct nc_run *r, const struct nc_model *m)
+{
+	uint64_t rx = nc_cpu_counter(m, &m->total, "rx_packets");
+	json_t *snk = r->child[NC_SINK].result, *snd = r->child[NC_SENDER].result;
+	json_t *drops = json_object_get(snk, "socket_drops");
+	json_t *o;
+
+	o = json_pack("{s:I, s:I}", "rx_packets", (json_int_t)rx, "tx_packets",
+		      (json_int_t)nc_cpu_counter(m, &m->total, "tx_packets"));
+	if (snd)
+		json_object_set_new(o, "sender_messages",
+				    json_integer((json_int_t)nc_run_u64(snd, "messages")));
+	if (snk) {
+		double got = nc_run_u64(snk, "messages") + nc_run_u64(snk, "socket_drops");
+
+		json_object_set_new(o, "sink_messages",
+				    json_integer((json_int_t)nc_run_u64(snk, "messages")));
+		json_object_set_new(o, "sink_loss",
+				    json_integer((json_int_t)nc_run_u64(snk, "loss")));
+		json_object_set_new(o, "sink_socket_drops", json_incref(drops));
+		json_object_set_new(o, "rx_minus_sink", json_integer((json_int_t)(rx - got)));
+		if (got > 0)
+			json_object_set_new(o, "rx_vs_sink_pct", json_real(100 * (rx - got) / got));
+	}
+	return o;
+}
+
+/* nc_run_print_packets - the packet line under the dump report */
+static void nc_run_print_packets(json_t *p)
+{
+	json_t *sent = json_object_get(p, "sender_messages");
+	json_t *got = json_object_get(p, "sink_messages");
+	json_t *drops = json_object_get(p, "sink_socket_drops");
+	json_t *pct = json_object_get(p, "rx_vs_sink_pct");
+
+	printf("\npackets: rx_packets %llu (module, both NICs)",
+	       (unsigned long long)nc_run_u64(p, "rx_packets"));
+	if (json_is_integer(sent))
+		printf("; sender sent %lld", (long long)json_integer_value(sent));
+	if (json_is_integer(got))
+		printf("; sink received %lld (loss %llu)", (long long)json_integer_value(got),
+		       (unsigned long long)nc_run_u64(p, "sink_loss"));
+	if (json_is_integer(drops))
+		printf(" + %lld dropped at its socket", (long long)json_integer_value(drops));
+	if (json_is_number(pct))
+		printf(":\n         rx_packets - that = %+lld (%+.2f%%; the FIN/REPORT exchange adds 2 a flow, ARP a few)",
+		       (long long)json_integer_value(json_object_get(p, "rx_minus_sink")),
+		       json_number_value(pct));
+	printf("\n\n");
+}
+
+/* nc_run_parse_results - each child's stdout as its JSON result */
+static void nc_run_parse_results(struct nc_run *r)
+{
+	for (int c = 0; !r->o.external && c < NC_NR_CHILDREN; c++) {
+		struct nc_child *ch = &r->child[c];
+		json_error_t e;
+
+		ch->result = ch->len[0] ? json_loadb(ch->buf[0], ch->len[0], 0, &e) : NULL;
+		if (!json_is_object(ch->result)) {
+			json_decref(ch->result);
+			ch->result = NULL;
+			nc_warn("run: the %s printed no JSON result", ch->role);
+		}
+	}
+}
+
+/* nc_run_warn_load - what the results say that a reader should know */
+static void nc_run_warn_load(const struct nc_run *r)
+{
+	json_t *snd = r->child[NC_SENDER].result;
+
+	for (int c = 0; c < NC_NR_CHILDREN; c++)
+		if (r->child[c].int_ns && !r->interrupted)
+			nc_warn("run: the %s overstayed and was stopped%s", r->child[c].role,
+				r->child[c].killed ? " with SIGKILL" : "");
+	if (snd && json_is_null(json_object_get(snd, "receiver")))
+		nc_warn("run: the sender got no report from the sink (%s)",
+			json_string_value(json_object_get(snd, "receiver_missing")) ?: "?");
+	if (r->interrupted)
+		nc_warn("run: interrupted after %.1f s; the snapshot covers that much",
+			(r->t_end - r->t0) / 1e9);
+}
+
+/* ---- the command ---- */
+
+/* nc_run_children_argv - the sink's and the sender's command lines */
+static int nc_run_children_argv(struct nc_run *r, struct nc_argv *gen,
+				struct nc_argv *sink)
+{
+	struct nc_argv *snk = &r->child[NC_SINK].argv, *snd = &r->child[NC_SENDER].argv;
+	char dur[32];
+
+	if (nc_argv_split(gen, r->o.gen))
+		return nc_usage_err("run: --gen: unbalanced quote in '%s'", r->o.gen);
+	if (nc_argv_has(gen, 'l', NULL))
+		return nc_usage_err("run: --gen: no -l, the sender runs for --duration");
+	nc_sink_args_from_gen(gen, sink);
+	if (r->o.sink && nc_argv_split(sink, r->o.sink))
+		return nc_usage_err("run: --sink: unbalanced quote in '%s'", r->o.sink);
+	if (r->o.sink_prefix && nc_argv_split(snk, r->o.sink_prefix))
+		return nc_usage_err("run: --sink-prefix: unbalanced quote in '%s'",
+				    r->o.sink_prefix);
+	nc_argv_push(snk, r->gen_path);
+	nc_argv_push(snk, "sink");
+	nc_argv_append(snk, sink);
+	nc_argv_push(snk, "-j");
+	nc_argv_push(snk, "-q");
+	nc_argv_push(snk, "--ready-file");
+	nc_argv_push(snk, r->ready);
+
+	snprintf(dur, sizeof(dur), "%g", r->o.duration);
+	nc_argv_push(snd, r->gen_path);
+	nc_argv_push(snd, "send");
+	nc_argv_append(snd, gen);
+	nc_argv_push(snd, "-l");
+	nc_argv_push(snd, dur);
+	nc_argv_push(snd, "-j");
+	nc_argv_push(snd, "-q");
+	return NC_EXIT_OK;
+}
+
+/* nc_run_announce - "run: sink: CMD" on stderr */
+static void nc_run_announce(const struct nc_child *ch, const char *extra)
+{
+	char *cmd = nc_argv_join(&ch->argv);
+
+	fprintf(stderr, "run: %s: %s%s\n", ch->role, cmd, extra);
+	free(cmd);
+}
+
+/*
+ * nc_run_setup - everything before the recording: the module (INFO:
+ * loaded, same release, recording) and the soak's calibration
+ */
+static int nc_run_setup(struct nc_run *r)
+{
+	struct nc_info info;
+	int ret;
+
+	ret = nc_nl_open(&r->nl);
+	if (ret)
+		return ret;
+	r->nl_open = true;
+	ret = nc_fetch_info(&r->nl, &info);
+	if (ret)
+		return ret;
+	if (!info.config.recording)
+		nc_warn("run: the module's recording is off ('netcost config set recording on')");
+	/*
+	 * jansson seeds its hash tables from /dev/urandom with the first
+	 * object; early after boot that runs the kernel's jitter entropy
+	 * collector, a second of CPU: let it happen outside the window.
+	 */
+	json_decref(json_object());
+	ret = nc_soak_calib_path("run", r->o.calib_file, r->calib_path, sizeof(r->calib_path));
+	if (ret)
+		return ret;
+	ret = nc_soak_calib("run", r->o.calibrate, r->o.calib_seconds, r->calib_path,
+			    stderr, &r->cal, &r->why);
+	if (ret)
+		return ret;
+	if (!r->why)
+		fprintf(stderr, "run: soak calibration from %s (%.0f min old)\n",
+			r->calib_path, difftime(time(NULL), r->cal.timestamp) / 60);
+	return NC_EXIT_OK;
+}
+
+/*
+ * nc_run_start - the reset, the soak, then the sink and the sender.  The
+ * reset comes first: it may take a while (it clears every CPU's
+ * statistics), and that is not the load's CPU time.
+ */
+static int nc_run_start(struct nc_run *r)
+{
+	int ret;
+
+	/*
+	 * The soak spins on every CPU of the calibration.  The main thread's
+	 * counters open first: the first perf event of a boot patches the
+	 * scheduler's static keys, slow enough on an emulated CPU to show.
+	 */
+	r->ncpus = r->cal.ncpus;
+	r->cpus = nc_xcalloc(r->ncpus, sizeof(*r->cpus));
+	r->load = nc_xcalloc(r->ncpus, sizeof(*r->load));
+	r->self_base = nc_xcalloc(r->ncpus, sizeof(*r->self_base));
+	memcpy(r->cpus, r->cal.cpu, r->ncpus * sizeof(*r->cpus));
+	r->series = json_array();
+	nc_perf_open(r, &r->self, (pid_t)syscall(SYS_gettid), false);
+
+	ret = nc_nl_talk(&r->nl, nc_nl_request(&r->nl, NETCOST_CMD_RESET, 0), NULL, NULL);
+	if (ret)
+		return ret;
+	r->soak = soak_start(&r->cal, 0);
+	if (!r->soak) {
+		nc_err("run: starting the soak: %s", strerror(errno));
+		return NC_EXIT_ERROR;
+	}
+	r->t0 = nc_run_now();
+	nc_perf_read(r, &r->self, NULL, false);
+	memcpy(r->self_base, r->self.task_ns, r->ncpus * sizeof(*r->self_base));
+	getrusage(RUSAGE_THREAD, &r->self0);
+	r->irq0 = nc_run_proc_irq();
+
+	if (r->o.external) {
+		fprintf(stderr, "run: recording %g s of external load\n", r->o.duration);
+		return NC_EXIT_OK;
+	}
+	nc_run_announce(&r->child[NC_SINK], "");
+	ret = nc_run_start_sink(r);
+	if (ret)
+		return ret;
+	nc_run_announce(&r->child[NC_SENDER], "");
+	return nc_child_spawn(r, &r->child[NC_SENDER]);
+}
+
+/* nc_run_stop_all - on failure: stop what still runs and reap it */
+static void nc_run_stop_all(struct nc_run *r)
+{
+	uint64_t kill_at = nc_run_now() + NC_RUN_KILL_S * NSEC_PER_SEC;
+
+	for (int c = 0; c < NC_NR_CHILDREN; c++)
+		nc_child_signal(&r->child[c], SIGINT);
+	while (nc_child_running(&r->child[NC_SINK]) ||
+	       nc_child_running(&r->child[NC_SENDER])) {
+		if (nc_run_now() > kill_at)
+			for (int c = 0; c < NC_NR_CHILDREN; c++)
+				nc_child_signal(&r->child[c], SIGKILL);
+		nc_run_poll(r, 100, -1);
+	}
+}
+
+/* nc_run_finish - read the module, save the snapshot, print the results */
+static int nc_run_finish(struct nc_run *r, const struct nc_argv *gen,
+			 const struct nc_argv *sink)
+{
+	struct nc_report_opts ro = { 0 };
+	struct soak_result res;
+	struct nc_closure cl;
+	struct nc_model *m;
+	json_t *soak, *packets;
+	int ret;
+
+	m = nc_xcalloc(1, sizeof(*m));
+	nc_model_init(m);
+	ret = nc_fetch(&r->nl, m);
+	soak_stop(r->soak, &res);
+	r->soak = NULL;
+	if (ret)
+		goto out_free_model;
+
+	nc_run_parse_results(r);
+	nc_run_warn_load(r);
+	nc_run_closure(r, m, &res, &cl);
+	packets = nc_run_packets(r, m);
+	soak = nc_soak_json(&res, &r->cal, r->calib_path, r->why, 1.0, json_incref(r->series));
+	json_object_set_new(soak, "closure", nc_closure_to_json(&cl));
+	nc_meta_collect(&m->meta, &m->info, r->o.note);
+	m->meta.load = nc_run_load_json(r, gen, sink);
+	m->meta.soak = soak;
+	m->has_meta = true;
+	ret = nc_snapshot_save(m, r->o.out);
+	if (!ret && r->o.json) {
+		json_t *o = json_pack("{s:s, s:f, s:O, s:o, s:O}", "snapshot", r->o.out,
+				      "recorded_s", (r->t_end - r->t0) / 1e9,
+				      "calibration", json_object_get(soak, "calibration"),
+				      "packets", packets,
+				      "closure", json_object_get(soak, "closure"));
+
+		packets = NULL;
+		ret = nc_json_print(stdout, o, 2);
+		json_decref(o);
+	} else if (!ret) {
+		ret = nc_report_print(stdout, m, &ro);
+		nc_run_print_packets(packets);
+		nc_closure_print(stdout, &cl);
+		printf("snapshot: %s\n", r->o.out);
+	}
+	json_decref(packets);
+	nc_closure_free(&cl);
+out_free_model:
+	soak_result_free(&res);
+	nc_model_free(m);
+	free(m);
+	return ret;
+}
+
+/* nc_run_free - undo everything that nc_run_setup() and the run made */
+static void nc_run_free(struct nc_run *r)
+{
+	struct nc_child *all[] = { &r->child[NC_SINK], &r->child[NC_SENDER], &r->self };
+
+	if (r->soak)
+		soak_stop(r->soak, NULL);
+	for (unsigned int c = 0; c < ARRAY_SIZE(all); c++) {
+		struct nc_child *ch = all[c];
+
+		nc_perf_close(r, ch);
+		for (int i = 0; i < 2; i++) {
+			if (ch->fd[i] >= 0)
+				close(ch->fd[i]);
+			free(ch->buf[i]);
+		}
+		if (ch->pidfd >= 0)
+			close(ch->pidfd);
+		free(ch->perf);
+		free(ch->task_ns);
+		json_decref(ch->result);
+		nc_argv_free(&ch->argv);
+	}
+	if (*r->ready)
+		unlink(r->ready);
+	if (*r->tmpdir)
+		rmdir(r->tmpdir);
+	if (r->nl_open)
+		nc_nl_close(&r->nl);
+	soak_calib_free(&r->cal);
+	json_decref(r->series);
+	free(r->cpus);
+	free(r->load);
+	free(r->self_base);
+}
+
+/* cmd_run - "netcost run" */
+int cmd_run(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = nc_run_on_signal }, old_int, old_term;
+	struct nc_argv gen = { 0 }, sink = { 0 };
+	struct nc_run *r = nc_xcalloc(1, sizeof(*r));
+	const char *tmp = getenv("TMPDIR");
+	int ret;
+
+	r->o.duration = 10;
+	r->o.calib_seconds = 3;
+	nc_child_init(&r->child[NC_SINK], "sink");
+	nc_child_init(&r->child[NC_SENDER], "sender");
+	nc_child_init(&r->self, "netcost run");
+	ret = nc_run_parse(argc, argv, &r->o);
+	if (ret)
+		goto out;
+	r->tty = isatty(STDERR_FILENO);
+	ret = nc_run_check_out(r->o.out);
+	if (ret)
+		goto out;
+	if (!r->o.external) {
+		snprintf(r->tmpdir, sizeof(r->tmpdir), "%s/netcost-run.XXXXXX",
+			 tmp && *tmp ? tmp : "/tmp");
+		if (!mkdtemp(r->tmpdir)) {
+			nc_err("run: cannot make a folder in %s: %s",
+			       tmp && *tmp ? tmp : "/tmp", strerror(errno));
+			*r->tmpdir = '\0';
+			ret = NC_EXIT_ERROR;
+			goto out;
+		}
+		snprintf(r->ready, sizeof(r->ready), "%s/ready", r->tmpdir);
+	}
+	if (!r->o.external) {
+		ret = nc_run_find_gen(r->gen_path, sizeof(r->gen_path));
+		if (!ret)
+			ret = nc_run_children_argv(r, &gen, &sink);
+	}
+	if (!ret)
+		ret = nc_run_setup(r);
+	if (ret)
+		goto out;
+
+	nc_run_stop = 0;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	ret = nc_run_start(r);
+	if (!ret) {
+		nc_run_record(r);
+		for (int c = 0; c < NC_NR_CHILDREN; c++) {
+			nc_perf_close(r, &r->child[c]);
+			if (nc_child_failed(&r->child[c])) {
+				nc_child_report(&r->child[c]);
+				ret = NC_EXIT_ERROR;
+			}
+		}
+	}
+	nc_run_stop_all(r);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (!ret)
+		ret = nc_run_finish(r, &gen, &sink);
+out:
+	nc_run_free(r);
+	nc_argv_free(&gen);
+	nc_argv_free(&sink);
+	free(r);
+	return ret;
+}
