@@ -59,7 +59,7 @@ module:
 
 lint: tools
 	@for k in $(LAB_KERNELS); do \
-		$(MAKE) --no-print-directory module-$$k C=2 MODULE_OUT=$(BUILD)/lint/$$k 2>&1 | tee $(BUILD)/lint-$$k.log; \
+		$(MAKE) --no-print-directory module-$$k C=2 2>&1 | tee $(BUILD)/lint-$$k.log; \
 		if grep -E 'warning:|error:' $(BUILD)/lint-$$k.log; then echo "lint: $$k not clean" >&2; exit 1; fi; \
 	done; echo "lint: W=1 and sparse clean on $(LAB_KERNELS)"
 

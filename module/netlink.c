@@ -234,9 +234,14 @@ static int nc_cmd_config_set(struct sk_buff *skb, struct genl_info *info)
 	if (tb[NETCOST_CFG_A_CPUMASK]) {
 		if (!zalloc_cpumask_var(&cpus, GFP_KERNEL))
 			return -ENOMEM;
-		if (cpulist_parse(nla_data(tb[NETCOST_CFG_A_CPUMASK]), cpus)) {
+		err = cpulist_parse(nla_data(tb[NETCOST_CFG_A_CPUMASK]), cpus);
+		if (err == -ERANGE)
+			NL_SET_ERR_MSG_ATTR(extack, tb[NETCOST_CFG_A_CPUMASK],
+					    "the CPU list names CPUs this kernel cannot have");
+		else if (err)
 			NL_SET_ERR_MSG_ATTR(extack, tb[NETCOST_CFG_A_CPUMASK],
 					    "not a CPU list (like 0-3,8)");
+		if (err) {
 			err = -EINVAL;
 			goto out;
 		}

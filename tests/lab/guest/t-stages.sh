@@ -63,6 +63,11 @@ netcost-gen send -H 10.0.0.2 -p 9000 -m 18 -l "$secs" -r "$rate" -j -q \
 	--report-wait 0 > "$out/send.json" 2> "$out/send.err"
 wait $sink
 snap after
+if netcost save "$out/snapshot.json" --note "t-stages: ${secs}s of 18-byte UDP at max rate" 2> "$out/save.err"; then
+	ok "netcost save after the load"
+else
+	notok "netcost save: $(head -1 "$out/save.err")"
+fi
 if [ -s "$out/after.json" ]; then ok "netcost dump -j after $secs s of UDP"; else notok "netcost dump -j"; fi
 
 # A reset that lands inside a STATS dump marks it NLM_F_DUMP_INTR.

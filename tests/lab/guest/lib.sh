@@ -1,0 +1,105 @@
+# lib.sh - TAP helpers for the guest tests (busybox sh).  Sourced by
+# every /lab/t-*.sh.  Each test prints "ok - DESC" or "not ok - DESC"
+# lines (no numbers: the host numbers them over all files and boots) and
+# "# ..." diagnostics.  A test file exits 0 even when checks fail; the
+# host reads the lines, not the status.
+
+LAB_NS_SYS=/run/ns/sys		# sysfs as the peer namespace (eth1) sees it
+
+ok()      { echo "ok - $*"; }
+not_ok()  { echo "not ok - $*"; }
+skip()    { echo "ok - $* # SKIP"; }
+diag()    { echo "$*" | sed '/^$/d; s/^/# /'; }
+
+# check DESC CMD... - run CMD; ok if it succeeds, else not ok and its output
+check() {
+	_desc=$1; shift
+	if _out=$("$@" 2>&1); then
+		ok "$_desc"
+	else
+		not_ok "$_desc"
+		diag "\$ $*"
+		[ -n "$_out" ] && diag "$_out"
+	fi
+	return 0
+}
+
+# is DESC GOT WANT - ok if the two strings are equal
+is() {
+	if [ "$2" = "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1"
+		diag "got '$2', want '$3'"
+	fi
+}
+
+# kernel_is_rt - the running kernel is PREEMPT_RT
+kernel_is_rt() {
+	uname -v | grep -q PREEMPT_RT && return 0
+	[ "$(cat /sys/kernel/realtime 2>/dev/null)" = 1 ]
+}
+
+# kernel_threads_irqs - interrupt handlers run in threads (RT, or threadirqs)
+kernel_threads_irqs() {
+	kernel_is_rt || grep -qw threadirqs /proc/cmdline
+}
+
+# nic_irq_regex IFACE - regex for IFACE's lines in /proc/interrupts.
+# e1000 names its IRQ after the interface; virtio-net after the virtio
+# device (virtioN-input.0, virtioN-output.0, or plain virtioN for INTx).
+# IFACE may live in the peer namespace: its sysfs is at $LAB_NS_SYS.
+nic_irq_regex() {
+	for _sys in /sys "$LAB_NS_SYS"; do
+		[ -e "$_sys/class/net/$1/device" ] || continue
+		_drv=$(basename "$(readlink "$_sys/class/net/$1/device/driver")")
+		case $_drv in
+		virtio_net)
+			_dev=$(basename "$(readlink "$_sys/class/net/$1/device")")
+			echo "[ ,]$_dev(-(input|output)\.[0-9]+)?(,|\$)"
+			return 0 ;;
+		*)
+			echo "[ ,]$1(,|\$)"
+			return 0 ;;
+		esac
+	done
+	return 1
+}
+
+# irq_count REGEX - interrupts so far, all CPUs, of the matching lines
+irq_count() {
+	awk -v re="$1" 'NR == 1 { n = NF; next }
+		$0 ~ re { for (i = 2; i <= n + 1; i++) s += $i }
+		END { print s + 0 }' /proc/interrupts
+}
+
+# dmesg_splats - kernel log lines that mean a bug
+dmesg_splats() {
+	dmesg | grep -E 'WARNING:|(^|[^A-Za-z_])BUG[: ]|Oops|scheduling while atomic|general protection fault|list_(add|del) corruption|refcount_t:|soft lockup|Poison overwritten|Redzone overwritten'
+}
+
+# udp_load SECONDS - UDP from 10.0.0.1 (root ns) to 10.0.0.2 (peer ns)
+# for SECONDS: netcost-gen when the image has it, else busybox nc
+udp_load() {
+	if [ -x /usr/bin/netcost-gen ]; then
+		rm -f /tmp/sink.ready
+		in-ns netcost-gen sink -q -p 9000 --ready-file /tmp/sink.ready \
+			-l $(($1 + 10)) >/tmp/sink.out 2>&1 &
+		_sink=$!
+		_n=50
+		while [ ! -s /tmp/sink.ready ] && [ $_n -gt 0 ]; do sleep 0.1; _n=$((_n - 1)); done
+		[ -s /tmp/sink.ready ] || { diag "netcost-gen sink did not start"; kill $_sink; return 1; }
+		netcost-gen send -q -H 10.0.0.2 -p 9000 -l "$1" >/tmp/send.out 2>&1
+		_rc=$?
+		wait $_sink
+		return $_rc
+	fi
+	diag "no netcost-gen: busybox nc"
+	in-ns nc -u -l -p 9000 >/dev/null 2>&1 &
+	_sink=$!
+	sleep 0.2
+	timeout "$1" sh -c 'yes 0123456789012345678901234567890123456789 | nc -u 10.0.0.2 9000' >/dev/null 2>&1
+	kill $_sink 2>/dev/null
+	wait $_sink 2>/dev/null
+	return 0
+}

@@ -1,0 +1,95 @@
+#!/bin/sh
+# t-config.sh - (guest) CONFIG: stage groups detach and re-attach their
+# hooks, recording pauses, an explicit NIC IRQ list and a CPU mask take
+# effect, and every bad request is refused with a message and no change,
+# with the kernel quiet throughout (the runner fails any WARN/BUG).
+. /lab/lib.sh
+
+# burst PORT - 300 UDP packets across the wire, received in the namespace
+burst() {
+	rm -f /tmp/ready.$1
+	in-ns netcost-gen sink -p "$1" --idle-timeout 1 -l 20 -q --ready-file /tmp/ready.$1 > /dev/null 2>&1 &
+	_s=$!
+	i=0; while [ ! -s /tmp/ready.$1 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	netcost-gen send -H 10.0.0.2 -p "$1" -m 18 -n 300 -r 1000 -q --report-wait 0 > /dev/null 2>&1
+	wait $_s
+}
+# total NAME - a counter's or stage's total from "netcost dump -j"
+total() {
+	netcost dump -j | tr -d ' \n' | sed -n "s/.*\"total\":.*\"$1\":{\"count\":\([0-9]*\).*/\1/p; s/.*\"total\":.*\"$1\":\([0-9]*\).*/\1/p" | head -1
+}
+# refused DESC ARGS... - "netcost config set ARGS" must fail with a message
+refused() {
+	_d=$1; shift
+	if _e=$(netcost config set "$@" 2>&1); then
+		not_ok "config set $* accepted ($_d)"
+	else
+		ok "config set $* refused ($_d): $(echo "$_e" | head -1)"
+	fi
+}
+
+insmod /lib/netcost/netcost.ko || { not_ok "insmod"; exit 0; }
+nic=$(awk '/ eth1$/ { sub(":", "", $1); print $1 }' /proc/interrupts)
+other=$(awk '/ eth0$/ { sub(":", "", $1); print $1 }' /proc/interrupts)
+
+# recording off: nothing moves; on again: it does
+netcost reset
+check "recording off" netcost config set recording off
+burst 9100
+is "no packets counted while recording is off" "$(total rx_packets)" 0
+check "recording on" netcost config set recording on
+burst 9101
+r=$(total rx_packets)
+[ "${r:-0}" -ge 300 ] && ok "rx_packets $r after recording on" || not_ok "rx_packets ${r:-0} after recording on"
+
+# groups: only irq; the net hooks go, and come back with all
+check "groups irq" netcost config set groups irq
+netcost info > /tmp/info.irq
+grep -E '^ *napi_poll ' /tmp/info.irq | grep -qi ' no ' && ok "napi_poll detached with groups irq" || not_ok "napi_poll still attached"
+netcost reset
+burst 9102
+is "rx_skb empty with groups irq" "$(total rx_skb)" 0
+h=$(total hardirq); [ "${h:-0}" -gt 0 ] && ok "hardirq still recorded ($h)" || not_ok "hardirq empty with groups irq"
+check "groups all" netcost config set groups all
+netcost reset
+burst 9103
+r=$(total rx_skb); [ "${r:-0}" -ge 300 ] && ok "rx_skb recorded again after groups all ($r)" || not_ok "rx_skb ${r:-0} after groups all"
+
+# explicit NIC IRQs: only eth0's; eth1's interrupts become hardirq_other
+if [ -n "$nic" ] && [ -n "$other" ]; then
+	check "nic-irqs $other" netcost config set nic-irqs "$other"
+	netcost config show -j | tr -d ' \n' | grep -q "\"nic_irqs\":\[$other\]" && ok "config shows nic_irqs [$other]" || not_ok "config does not show nic_irqs [$other]"
+	netcost reset
+	b=$(awk -v i="$nic:" '$1 == i { s = 0; for (j = 2; $j ~ /^[0-9]+$/; j++) s += $j; print s }' /proc/interrupts)
+	burst 9104
+	a=$(awk -v i="$nic:" '$1 == i { s = 0; for (j = 2; $j ~ /^[0-9]+$/; j++) s += $j; print s }' /proc/interrupts)
+	o=$(total hardirq_other)
+	[ "${o:-0}" -ge $((a - b)) ] && ok "eth1's $((a - b)) interrupts counted as hardirq_other ($o)" || not_ok "hardirq_other ${o:-0} < eth1's $((a - b))"
+	check "nic-irqs auto" netcost config set nic-irqs auto
+else
+	not_ok "cannot find eth0/eth1 lines in /proc/interrupts"
+fi
+
+# a CPU mask: record CPU 0 only
+check "cpus 0" netcost config set cpus 0
+netcost reset
+burst 9105
+# CPU 1's part of the dump: from its "cpu" key to the totals
+c1=$(netcost dump -j | tr -d ' \n' | sed 's/"total":.*//; s/.*{"cpu":1,//' |
+	sed -n 's/.*"ctx_switch":{"count":\([0-9]*\).*/\1/p')
+is "nothing recorded on CPU 1 with cpus 0" "${c1:-0}" 0
+check "cpus all again" netcost config set cpus 0-1
+
+# bad requests: refused, with the kernel's or the tool's reason
+refused "no such CPU" cpus 64-70
+refused "not a CPU list" cpus 0-x
+refused "no such IRQ" nic-irqs 99999
+refused "no such group" groups irq,bogus
+refused "bad recording value" recording maybe
+netcost config show -j > /tmp/cfg.json
+grep -q '"recording": *true' /tmp/cfg.json && ok "configuration unchanged by refused requests" || not_ok "configuration changed: $(cat /tmp/cfg.json)"
+
+# lost permission: an unprivileged user may not change anything
+su user -c "netcost config set recording off" > /dev/null 2>&1
+is "unprivileged config set refused with exit 4" "$?" 4
+check "rmmod" rmmod netcost
