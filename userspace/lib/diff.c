@@ -111,6 +111,21 @@ static void nc_diff_counter_fill(struct nc_diff *d, const char *name)
 	}
 }
 
+/*
+ * nc_loads_differ - whether two snapshots ran different loads: their
+ * generator arguments when "netcost run" recorded them (its results
+ * always differ), else the whole meta.load objects.
+ */
+static bool nc_loads_differ(json_t *a, json_t *b)
+{
+	json_t *ga = json_object_get(a, "gen_args");
+	json_t *gb = json_object_get(b, "gen_args");
+
+	if (ga || gb)
+		return !ga || !gb || !json_equal(ga, gb);
+	return (a || b) && !json_equal(a, b);
+}
+
 /* nc_diff_loads - the warnings for runs that are not alike */
 static void nc_diff_loads(struct nc_diff *d)
 {
@@ -128,8 +143,8 @@ static void nc_diff_loads(struct nc_diff *d)
 	if (hi > 0 && fabs(d->pps_a - d->pps_b) / hi > 0.2)
 		nc_diff_warn(d, "loads differ: A ran %.0f packets/s, B %.0f (more than 20%% apart); per-packet costs depend on the rate",
 			     d->pps_a, d->pps_b);
-	if ((a->meta.load || b->meta.load) && !json_equal(a->meta.load, b->meta.load))
-		nc_diff_warn(d, "loads differ: meta.load is not the same in A and B");
+	if (nc_loads_differ(a->meta.load, b->meta.load))
+		nc_diff_warn(d, "loads differ: meta.load (the generator's arguments) is not the same in A and B");
 }
 
 /*
