@@ -6,6 +6,7 @@
 #   make module KDIR=/lib/modules/$(uname -r)/build   one module, any kernel
 #   make lint       W=1 and sparse (C=2) for every lab kernel, -Werror tools
 #   make dkms-install   install the module with DKMS for a real box
+#   tests/lab/run --kernel 6.1-rt -- 'CMD'   run CMD in a lab kernel
 #
 # The lab kernels and their headers live in $(NETCOST_CACHE), outside the
 # clone, so that every clone on a machine shares one download.
@@ -23,7 +24,7 @@ KERNEL_SRC := Kbuild $(wildcard module/*.c module/*.h include/*.h include/uapi/*
 all: tools modules
 
 help:
-	@sed -n '2,12s/^# \{0,1\}//p' Makefile
+	@sed -n '2,13s/^# \{0,1\}//p' Makefile
 
 setup:
 	@tests/lab/setup
@@ -66,13 +67,14 @@ lint: tools
 unit: tools
 	@$(MAKE) --no-print-directory -C tests/unit BUILD=$(BUILD)
 
-lab: all
+lab: setup
+	@$(MAKE) --no-print-directory all
 	@tests/lab/check $(LAB_KERNELS)
 
 check: setup
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory lint
-	@tests/run-all
+	@LAB_KERNELS="$(LAB_KERNELS)" tests/run-all
 
 demo: setup
 	@$(MAKE) --no-print-directory all
