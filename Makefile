@@ -29,13 +29,17 @@ help:
 setup:
 	@tests/lab/setup
 
-tools: $(BUILD)/bin/nc-dump-intr
+tools: $(BUILD)/bin/nc-dump-intr $(BUILD)/bin/nc-pty
 	@$(MAKE) --no-print-directory -C userspace BUILD=$(BUILD)
 
 # guest-side test tools (tests/lab/tools/), put in the lab image
 $(BUILD)/bin/nc-dump-intr: tests/lab/tools/nc-dump-intr.c include/uapi/netcost.h
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -Wall -Wextra -Werror -Iinclude -o $@ $< $$(pkg-config --libs libmnl)
+
+$(BUILD)/bin/nc-pty: tests/lab/tools/nc-pty.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -Wall -Wextra -Werror -std=gnu11 -o $@ $< -lutil
 
 # Every lab kernel gets its own object tree, build/module/<kernel>/, made
 # of symlinks to the sources, so that the four builds live side by side.
