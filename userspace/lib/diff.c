@@ -137,7 +137,9 @@ static void nc_diff_loads(struct nc_diff *d)
 	if (strcmp(cpu_a, cpu_b))
 		nc_diff_warn(d, "CPU models differ (A: %s, B: %s): cycles are not comparable, the ns columns may be",
 			     cpu_a, cpu_b);
-	else if (a->info.tsc_khz != b->info.tsc_khz)
+	/* the kernel's TSC calibration wobbles by a kHz or so: 0.1% is noise */
+	else if (fabs((double)a->info.tsc_khz - b->info.tsc_khz) >
+		 0.001 * fmax(a->info.tsc_khz, b->info.tsc_khz))
 		nc_diff_warn(d, "TSC rates differ (A: %u kHz, B: %u kHz): compare the ns columns",
 			     a->info.tsc_khz, b->info.tsc_khz);
 	if (hi > 0 && fabs(d->pps_a - d->pps_b) / hi > 0.2)
