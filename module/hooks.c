@@ -190,19 +190,6 @@ static const char *nc_hook_name(const struct nc_hook *h)
 	return h->name ? h->name : (h->sym ? h->sym : h->syms[0]);
 }
 
-/* nc_hook_attached - whether the hook of that name is attached now */
-bool nc_hook_attached(const char *name)
-{
-	int i;
-
-	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++) {
-		if (!strcmp(nc_hook_name(&nc_hooks[i]), name) ||
-		    (nc_hooks[i].syms[0] && !strcmp(nc_hooks[i].syms[0], name)))
-			return nc_hooks[i].attached;
-	}
-	return false;
-}
-
 /* nc_frames_reset - forget open frames after hooks came or went */
 static void nc_frames_reset(void)
 {

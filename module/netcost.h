@@ -176,7 +176,6 @@ void nc_hooks_exit(void);
 struct sk_buff;
 int nc_hooks_put(struct sk_buff *skb);
 size_t nc_hooks_size(void);
-bool nc_hook_attached(const char *name);
 
 /*
  * nc_probe_begin/end - count a hit of a hook and, for one hit in 256 per

@@ -29,8 +29,6 @@
 static DEFINE_MUTEX(nc_mutex);
 static struct genl_family nc_family;
 
-unsigned int nc_irq_max(void);
-
 static const struct nla_policy nc_cfg_policy[NETCOST_CFG_A_MAX + 1] = {
 	[NETCOST_CFG_A_NIC_IRQS_AUTO]	= NLA_POLICY_MAX(NLA_U8, 1),
 	[NETCOST_CFG_A_NIC_IRQ]		= { .type = NLA_U32 },
