@@ -29,6 +29,7 @@ static const char *const netcost_stage_names[] __maybe_unused = {
 	[NETCOST_STAGE_WAKEUP_LATENCY]	= "wakeup_latency",
 	[NETCOST_STAGE_SYSCALL_RX]	= "syscall_rx",
 	[NETCOST_STAGE_SYSCALL_TX]	= "syscall_tx",
+	[NETCOST_STAGE_HARDIRQ_VECTORS]	= "hardirq_vectors",
 };
 
 static const char *const netcost_counter_names[] __maybe_unused = {
@@ -49,6 +50,17 @@ static const char *const netcost_counter_names[] __maybe_unused = {
 	[NETCOST_CTR_NAPI_BUDGET_EXHAUSTED]		= "napi_budget_exhausted",
 	[NETCOST_CTR_TASK_TABLE_FULL]			= "task_table_full",
 	[NETCOST_CTR_PROBE_HITS]			= "probe_hits",
+	[NETCOST_CTR_CLAMPED_NEGATIVE]			= "clamped_negative",
+	[NETCOST_CTR_NET_RX_IN_OTHER_IRQ_THREAD]	= "net_rx_in_other_irq_thread",
+	[NETCOST_CTR_NET_RX_IN_OTHER_IRQ_THREAD_CYCLES]	= "net_rx_in_other_irq_thread_cycles",
+};
+
+static const char *const netcost_role_names[] __maybe_unused = {
+	[NETCOST_ROLE_TOP]	= "top",
+	[NETCOST_ROLE_NESTED]	= "nested",
+	[NETCOST_ROLE_OTHER]	= "other",
+	[NETCOST_ROLE_WAITING]	= "waiting",
+	[NETCOST_ROLE_COUNT]	= "count",
 };
 
 static const char *const netcost_group_names[] __maybe_unused = {

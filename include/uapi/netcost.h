@@ -12,7 +12,7 @@
 #define NETCOST_GENL_NAME	"netcost"
 #define NETCOST_GENL_VERSION	1
 /* Module and tool release; the tool refuses a module of another one. */
-#define NETCOST_VERSION		"0.1.0"
+#define NETCOST_VERSION		"0.2.0"
 
 /*
  * Histograms are log-linear: values below 2^NETCOST_HIST_SUB_BITS get a
@@ -62,6 +62,8 @@ enum netcost_attr {
 	NETCOST_A_CPU,			/* u32: the CPU a STATS message is about */
 	NETCOST_A_STAGE,		/* nest, repeated: enum netcost_stage_attr */
 	NETCOST_A_COUNTER,		/* nest, repeated: enum netcost_counter_attr */
+	NETCOST_A_TASK_SLOTS,		/* u32: slots in the task table */
+	NETCOST_A_TASK_SLOTS_USED,	/* u32: slots held now */
 
 	__NETCOST_A_MAX,
 	NETCOST_A_MAX = __NETCOST_A_MAX - 1
@@ -120,6 +122,7 @@ enum netcost_stage_attr {
 	NETCOST_STAGE_A_MIN_VAL,	/* u64: smallest event */
 	NETCOST_STAGE_A_MAX_VAL,	/* u64: largest event */
 	NETCOST_STAGE_A_BUCKET,		/* nest, repeated: non-empty buckets */
+	NETCOST_STAGE_A_ROLE,		/* u8: enum netcost_role */
 
 	__NETCOST_STAGE_A_MAX,
 	NETCOST_STAGE_A_MAX = __NETCOST_STAGE_A_MAX - 1
@@ -153,6 +156,18 @@ enum netcost_unit {
 };
 
 /*
+ * What a stage's figures are, for the tools that add them up: only TOP
+ * stages are summed into a packet's total.
+ */
+enum netcost_role {
+	NETCOST_ROLE_TOP,		/* CPU work of its own, summed into the total */
+	NETCOST_ROLE_NESTED,		/* runs inside a TOP stage */
+	NETCOST_ROLE_OTHER,		/* CPU work that is not the packet path's */
+	NETCOST_ROLE_WAITING,		/* waiting time, not CPU time */
+	NETCOST_ROLE_COUNT,		/* not time at all (unit packets) */
+};
+
+/*
  * A STATS dump sends, for every recorded CPU, one or more messages that
  * carry NETCOST_A_CPU.  A stage whose buckets do not fit in one message
  * continues in the next one: the fragment repeats ID, NAME, UNIT, COUNT,
@@ -174,6 +189,7 @@ enum netcost_stage {
 	NETCOST_STAGE_WAKEUP_LATENCY,	/* IRQ thread/ksoftirqd waking -> on CPU */
 	NETCOST_STAGE_SYSCALL_RX,	/* recvfrom/recvmsg/recvmmsg, net */
 	NETCOST_STAGE_SYSCALL_TX,	/* sendto/sendmsg/sendmmsg, net */
+	NETCOST_STAGE_HARDIRQ_VECTORS,	/* x86 system vectors (timer, IPIs, irq_work) and NMIs */
 
 	__NETCOST_STAGE_MAX,
 	NETCOST_STAGE_MAX = __NETCOST_STAGE_MAX - 1
@@ -197,6 +213,9 @@ enum netcost_counter {
 	NETCOST_CTR_NAPI_BUDGET_EXHAUSTED,
 	NETCOST_CTR_TASK_TABLE_FULL,
 	NETCOST_CTR_PROBE_HITS,
+	NETCOST_CTR_CLAMPED_NEGATIVE,		/* a net duration came out < 0: recorded as 0 */
+	NETCOST_CTR_NET_RX_IN_OTHER_IRQ_THREAD,	/* NET_RX in a non-NIC IRQ thread */
+	NETCOST_CTR_NET_RX_IN_OTHER_IRQ_THREAD_CYCLES,
 
 	__NETCOST_CTR_MAX,
 	NETCOST_CTR_MAX = __NETCOST_CTR_MAX - 1

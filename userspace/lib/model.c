@@ -30,6 +30,7 @@ static const enum nc_role nc_stage_roles[] = {
 	[NETCOST_STAGE_WAKEUP_LATENCY]	= NC_ROLE_LATENCY,
 	[NETCOST_STAGE_SYSCALL_RX]	= NC_ROLE_TOP,
 	[NETCOST_STAGE_SYSCALL_TX]	= NC_ROLE_TOP,
+	[NETCOST_STAGE_HARDIRQ_VECTORS]	= NC_ROLE_OTHER,
 };
 
 /* nc_model_init - an empty model that already knows every known stage */
