@@ -235,6 +235,7 @@ struct nc_irq_thread_run {
 /* ---- netlink (netlink.c) ---- */
 
 int nc_netlink_init(void);
+void nc_set_recording(bool on);
 void nc_netlink_exit(void);
 
 #endif /* _NETCOST_H */
