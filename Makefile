@@ -3,6 +3,7 @@
 #   make            tools + the module for every lab kernel
 #   make demo       set up, then run the stock-vs-RT comparison in the lab
 #   make check      set up, then unit tests and lab tests on all lab kernels
+#   make oracle     every stage against a replay of an ftrace trace (tests/oracle)
 #   make module KDIR=/lib/modules/$(uname -r)/build   one module, any kernel
 #   make lint       W=1 and sparse (C=2) for every lab kernel, -Werror tools
 #   make dkms-install   install the module with DKMS for a real box
@@ -18,13 +19,13 @@ VERSION := $(shell sed -n 's/^\#define NETCOST_VERSION\t*"\(.*\)"/\1/p' include/
 BUILD := $(CURDIR)/build
 KERNEL_SRC := Kbuild $(wildcard module/*.c module/*.h include/*.h include/uapi/*.h)
 
-.PHONY: all setup tools modules module check unit lab demo lint sparse clean \
+.PHONY: all setup tools modules module check unit lab oracle demo lint sparse clean \
 	dkms-install install bench bench-gen help
 
 all: tools modules
 
 help:
-	@sed -n '2,13s/^# \{0,1\}//p' Makefile
+	@sed -n '2,14s/^# \{0,1\}//p' Makefile
 
 setup:
 	@tests/lab/setup
@@ -74,6 +75,11 @@ unit: tools
 lab: setup
 	@$(MAKE) --no-print-directory all
 	@tests/lab/check $(LAB_KERNELS)
+
+# the trace-replay oracle: one --icount boot per kernel, two at once
+oracle: setup
+	@$(MAKE) --no-print-directory all
+	@tests/oracle/run $(LAB_KERNELS)
 
 check: setup
 	@$(MAKE) --no-print-directory all

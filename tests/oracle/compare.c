@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * compare.c - the oracle's verdict: netcost's snapshot against the
+ * replay of the same run's trace, one TAP line per stage and counter.
+ *
+ *   oracle-replay --label L --dir DIR
+ *
+ * DIR holds what tests/oracle/record.sh wrote: trace.txt, nc.json,
+ * calib.txt, interrupts.txt, netdevs.txt.  Rules (issue 8): counts equal
+ * per CPU; each stage's mean within 3%, or within 150 cycles when the
+ * replay's mean is under 5,000 cycles; the per-packet total within 3%.
+ * A failing stage prints both figures and the first histogram bucket
+ * where they disagree, with some of the replay's events in it.
+ * Also writes DIR/compare.tsv (one line per stage: the table of README).
+ */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracle.h"
+
+#define MEAN_REL	0.03
+#define MEAN_ABS	150.0
+#define MEAN_SMALL	5000.0
+#define TOTAL_REL	0.03
+
+static const char *label = "?";
+static int failures;
+static FILE *tsv;
+
+int model_hooked(const struct model *m, const char *name)
+{
+	int i;
+
+	for (i = 0; i < m->nhooks; i++)
+		if (!strcmp(m->hooks[i], name))
+			return 1;
+	return 0;
+}
+
+static void die(const char *fmt, const char *arg)
+{
+	printf("not ok - %s: oracle: ", label);
+	printf(fmt, arg);
+	printf("\n");
+	exit(1);
+}
+
+static char *path(const char *dir, const char *name)
+{
+	static char buf[4][4096];
+	static int k;
+
+	k = (k + 1) % 4;
+	snprintf(buf[k], sizeof(buf[k]), "%s/%s", dir, name);
+	return buf[k];
+}
+
+/* calib.txt: "key cycles" lines from the guest's calibration */
+static double calib(const char *file, const char *key)
+{
+	FILE *f = fopen(file, "r");
+	char k[64];
+	double v;
+
+	if (!f)
+		die("cannot read %s", file);
+	while (fscanf(f, "%63s %lf", k, &v) == 2) {
+		if (!strcmp(k, key)) {
+			fclose(f);
+			return v;
+		}
+	}
+	fclose(f);
+	die("calib.txt has no %s", key);
+	return 0;
+}
+
+static void load_model(const char *dir, json_t *nc, struct model *m)
+{
+	const char *cal = path(dir, "calib.txt");
+	json_t *hooks = json_object_get(json_object_get(nc, "info"), "hooks"), *h;
+	FILE *f;
+	char line[512], a[64], b[64];
+	size_t i;
+
+	memset(m, 0, sizeof(*m));
+	/* N: netcost's sys_enter + sys_exit on a measured call, per probe */
+	m->nc_probe = (calib(cal, "nc_sendto") - calib(cal, "base_sendto")) / 2;
+	/* K: a second ftrace kprobe event on the same address */
+	m->ftrace_kprobe = calib(cal, "ftrace_kp2_getppid") - calib(cal, "ftrace_kp1_getppid");
+	m->tsc_khz = (unsigned int)json_integer_value(
+		json_object_get(json_object_get(nc, "info"), "tsc_khz"));
+	json_array_foreach(hooks, i, h) {
+		if (json_is_true(json_object_get(h, "attached")) && m->nhooks < 64)
+			snprintf(m->hooks[m->nhooks++], 64, "%s",
+				 json_string_value(json_object_get(h, "name")));
+	}
+	f = fopen(path(dir, "netdevs.txt"), "r");
+	if (!f)
+		die("cannot read %s", path(dir, "netdevs.txt"));
+	while (fgets(line, sizeof(line), f)) {
+		int n = sscanf(line, "%63s %63s", a, b);
+
+		if (n >= 1 && m->nnic_names < 31)
+			snprintf(m->nic_names[m->nnic_names++], 64, "%s", a);
+		if (n == 2 && m->nnic_names < 31)
+			snprintf(m->nic_names[m->nnic_names++], 64, "%s", b);
+	}
+	fclose(f);
+	/* /proc/interrupts: an IRQ is a NIC's when an action is named after one */
+	f = fopen(path(dir, "interrupts.txt"), "r");
+	if (!f)
+		die("cannot read %s", path(dir, "interrupts.txt"));
+	while (fgets(line, sizeof(line), f)) {
+		char *tok, *save;
+		int irq;
+
+		if (sscanf(line, " %d:", &irq) != 1 || irq < 0 || irq >= 4096)
+			continue;
+		for (tok = strtok_r(line, " ,\n", &save); tok; tok = strtok_r(NULL, " ,\n", &save)) {
+			int j;
+
+			for (j = 0; j < m->nnic_names; j++) {
+				size_t n = strlen(m->nic_names[j]);
+
+				if (!strncmp(tok, m->nic_names[j], n) && (!tok[n] || tok[n] == '-'))
+					m->nic_irq[irq] = 1;
+			}
+		}
+	}
+	fclose(f);
+}
+
+/* netcost's figures for one stage of one CPU */
+struct nhist {
+	uint64_t count, sum, min, max;
+	uint64_t b[HIST_BUCKETS];
+};
+
+static json_t *nc_cpu(json_t *nc, int cpu)
+{
+	json_t *cpus = json_object_get(nc, "cpus"), *c;
+	size_t i;
+
+	json_array_foreach(cpus, i, c)
+		if (json_integer_value(json_object_get(c, "cpu")) == cpu)
+			return c;
+	return NULL;
+}
+
+static void nc_stage(json_t *c, const char *name, struct nhist *h)
+{
+	json_t *s = json_object_get(json_object_get(c, "stages"), name), *b;
+	size_t i;
+
+	memset(h, 0, sizeof(*h));
+	if (!s)
+		return;
+	h->count = json_integer_value(json_object_get(s, "count"));
+	h->sum = json_integer_value(json_object_get(s, "cycles"));
+	h->min = json_integer_value(json_object_get(s, "min"));
+	h->max = json_integer_value(json_object_get(s, "max"));
+	json_array_foreach(json_object_get(s, "buckets"), i, b) {
+		uint64_t lo = json_integer_value(json_object_get(b, "lo"));
+
+		h->b[hist_index(lo)] += json_integer_value(json_object_get(b, "count"));
+	}
+}
+
+static uint64_t nc_counter(json_t *c, const char *name)
+{
+	return json_integer_value(json_object_get(json_object_get(c, "counters"), name));
+}
+
+static double mean(uint64_t sum, uint64_t n)
+{
+	return n ? (double)sum / n : 0;
+}
+
+/* mean_ok - the tolerance rule; *why names the rule that applied */
+static int mean_ok(double nc, double rp, char *why, size_t len)
+{
+	double d = nc - rp;
+
+	if (rp < MEAN_SMALL) {
+		snprintf(why, len, "%+.0f cycles, limit 150", d);
+		return fabs(d) <= MEAN_ABS;
+	}
+	snprintf(why, len, "%+.2f%%, limit 3%%", rp ? 100 * d / rp : 0);
+	return fabs(d) <= MEAN_REL * rp;
+}
+
+static void where_they_disagree(const struct rhist *r, const struct nhist *n,
+				const struct rstats *rs)
+{
+	unsigned int i;
+	size_t k, shown = 0;
+
+	for (i = 0; i < HIST_BUCKETS; i++)
+		if (r->b[i] != n->b[i])
+			break;
+	if (i == HIST_BUCKETS) {
+		printf("#   histograms are equal bucket by bucket\n");
+		return;
+	}
+	printf("#   first bucket that differs: [%llu, %llu]: netcost %llu, replay %llu\n",
+	       (unsigned long long)hist_lo(i), (unsigned long long)hist_hi(i),
+	       (unsigned long long)n->b[i], (unsigned long long)r->b[i]);
+	for (k = 0; k < r->nev && shown < 5; k++) {
+		const struct rev *e = &r->ev[k];
+
+		if (hist_index(e->v) != i)
+			continue;
+		printf("#   replay event: %llu..%llu (trace ts) value %llu, pid %d (%s)\n",
+		       (unsigned long long)e->t0, (unsigned long long)e->t1,
+		       (unsigned long long)e->v, e->pid, rs->comm[(unsigned int)e->pid % 65536]);
+		shown++;
+	}
+	if (!shown)
+		printf("#   (the replay has no event in that bucket)\n");
+}
+
+static void cmp_stage(int cpu, int s, const struct rhist *r, const struct nhist *n,
+		      const struct rstats *rs)
+{
+	double mr = mean(r->sum, r->count), mn = mean(n->sum, n->count);
+	char why[64] = "";
+	int ok_count = r->count == n->count, ok_mean;
+
+	if (s == ST_NAPI_POLL_WORK) {
+		ok_mean = r->sum == n->sum;
+		snprintf(why, sizeof(why), "packets, exact");
+	} else {
+		ok_mean = mean_ok(mn, mr, why, sizeof(why));
+	}
+	if (!r->count && !n->count)
+		ok_mean = 1;
+	if (ok_count && ok_mean) {
+		printf("ok - %s: cpu%d %s count %llu = %llu, mean %.0f vs replay %.0f (%s)\n", label, cpu,
+		       stage_name[s], (unsigned long long)n->count, (unsigned long long)r->count,
+		       mn, mr, why);
+	} else {
+		failures++;
+		printf("not ok - %s: cpu%d %s count %llu %s %llu, mean %.0f vs replay %.0f (%s)\n",
+		       label, cpu, stage_name[s], (unsigned long long)n->count,
+		       ok_count ? "=" : "!=", (unsigned long long)r->count, mn, mr, why);
+		printf("#   netcost: count %llu mean %.1f min %llu max %llu\n",
+		       (unsigned long long)n->count, mn, (unsigned long long)n->min,
+		       (unsigned long long)n->max);
+		printf("#   replay:  count %llu mean %.1f min %llu max %llu\n",
+		       (unsigned long long)r->count, mr, (unsigned long long)r->min,
+		       (unsigned long long)r->max);
+		where_they_disagree(r, n, rs);
+	}
+	fprintf(tsv, "%s\tcpu%d\t%s\t%llu\t%llu\t%.1f\t%.1f\t%s\t%s\n", label, cpu, stage_name[s],
+		(unsigned long long)n->count, (unsigned long long)r->count, mn, mr,
+		mr ? (mr < MEAN_SMALL ? "abs" : "rel") : "-", ok_count && ok_mean ? "ok" : "FAIL");
+}
+
+static const int top_level[] = {
+	ST_HARDIRQ, ST_SOFTIRQ_NET_RX, ST_SOFTIRQ_NET_TX, ST_IRQ_THREAD,
+	ST_CTX_SWITCH, ST_SYSCALL_RX, ST_SYSCALL_TX,
+};
+
+int main(int argc, char **argv)
+{
+	static struct rstats rs;
+	struct model m;
+	const char *dir = NULL;
+	json_error_t err;
+	json_t *nc;
+	int i, cpu, s;
+	double tot_n = 0, tot_r = 0, rx_n = 0, rx_r = 0;
+
+	for (i = 1; i + 1 < argc; i += 2) {
+		if (!strcmp(argv[i], "--label"))
+			label = argv[i + 1];
+		else if (!strcmp(argv[i], "--dir"))
+			dir = argv[i + 1];
+	}
+	if (!dir || i != argc) {
+		fprintf(stderr, "usage: oracle-replay --label LABEL --dir DIR\n");
+		return 2;
+	}
+	nc = json_load_file(path(dir, "nc.json"), 0, &err);
+	if (!nc)
+		die("cannot read netcost's snapshot %s", path(dir, "nc.json"));
+	load_model(dir, nc, &m);
+	if (replay_trace(path(dir, "trace.txt"), &m, &rs))
+		die("cannot replay %s", path(dir, "trace.txt"));
+	tsv = fopen(path(dir, "compare.tsv"), "w");
+	if (!tsv)
+		die("cannot write %s", path(dir, "compare.tsv"));
+
+	printf("# %s: model: netcost probe N = %.1f cycles, ftrace kprobe handler K = %.1f cycles\n",
+	       label, m.nc_probe, m.ftrace_kprobe);
+	printf("# %s: trace: %llu events, window %llu..%llu (%.3f s)\n", label,
+	       (unsigned long long)rs.events, (unsigned long long)rs.window_on,
+	       (unsigned long long)rs.window_off,
+	       (double)(rs.window_off - rs.window_on) / (m.tsc_khz * 1e3));
+	if (rs.lost || !rs.window_on || !rs.window_off) {
+		failures++;
+		printf("not ok - %s: the trace is complete (%llu LOST lines, window %s)\n", label,
+		       (unsigned long long)rs.lost, rs.window_on && rs.window_off ? "seen" : "not seen");
+	} else {
+		printf("ok - %s: the trace is complete and shows netcost's window\n", label);
+	}
+
+	for (cpu = 0; cpu < rs.ncpus; cpu++) {
+		json_t *c = nc_cpu(nc, cpu);
+		struct nhist n;
+
+		if (!c) {
+			failures++;
+			printf("not ok - %s: netcost's snapshot has cpu%d\n", label, cpu);
+			continue;
+		}
+		for (s = 0; s < NSTAGES; s++) {
+			nc_stage(c, stage_name[s], &n);
+			cmp_stage(cpu, s, &rs.h[cpu][s], &n, &rs);
+		}
+		for (i = 0; i < NCOUNTERS; i++) {
+			uint64_t vn = nc_counter(c, counter_name[i]), vr = rs.c[cpu][i];
+			const char *nm = counter_name[i];
+			size_t l = strlen(nm);
+			int ok;
+			char why[64] = "exact";
+
+			if (l > 7 && !strcmp(nm + l - 7, "_cycles")) {
+				/* a sum of NET_RX net values: per run, the mean rule */
+				uint64_t cn = nc_counter(c, counter_name[i - 1]), cr = rs.c[cpu][i - 1];
+				ok = (!cn && !cr) || mean_ok(mean(vn, cn), mean(vr, cr), why, sizeof(why));
+			} else {
+				ok = vn == vr;
+			}
+			if (!ok)
+				failures++;
+			printf("%s - %s: cpu%d %s %llu %s %llu (%s)\n", ok ? "ok" : "not ok", label, cpu,
+			       nm, (unsigned long long)vn, vn == vr ? "=" : "vs replay",
+			       (unsigned long long)vr, why);
+		}
+		for (i = 0; i < (int)(sizeof(top_level) / sizeof(top_level[0])); i++) {
+			nc_stage(c, stage_name[top_level[i]], &n);
+			tot_n += n.sum;
+			tot_r += rs.h[cpu][top_level[i]].sum;
+		}
+		tot_n -= nc_counter(c, "net_rx_in_irq_thread_cycles");
+		tot_r -= rs.c[cpu][C_NET_RX_IN_IRQ_THREAD_CYCLES];
+		rx_n += nc_counter(c, "rx_packets");
+		rx_r += rs.c[cpu][C_RX_PACKETS];
+	}
+	if (rx_n && rx_r) {
+		double pn = tot_n / rx_n, pr = tot_r / rx_r, d = 100 * (pn - pr) / pr;
+		int ok = fabs(pn - pr) <= TOTAL_REL * pr;
+
+		if (!ok)
+			failures++;
+		printf("%s - %s: per-packet total %.0f vs replay %.0f cycles (%+.2f%%, limit 3%%)\n",
+		       ok ? "ok" : "not ok", label, pn, pr, d);
+		fprintf(tsv, "%s\tall\tper_packet_total\t%.0f\t%.0f\t%.1f\t%.1f\trel\t%s\n", label,
+			rx_n, rx_r, pn, pr, ok ? "ok" : "FAIL");
+	} else {
+		failures++;
+		printf("not ok - %s: per-packet total: no packets (netcost %.0f, replay %.0f)\n", label,
+		       rx_n, rx_r);
+	}
+	fclose(tsv);
+	json_decref(nc);
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * oracle.h - the trace-replay oracle: what replay.c (the stage
+ * definitions, applied to an ftrace text trace) and compare.c (netcost's
+ * snapshot against the replay, TAP) share.
+ *
+ * Nothing here comes from module/, userspace/ or include/: the stage and
+ * counter names are netcost's interface (README), the bucket rule is the
+ * documented one, and the definitions are written once, in replay.c.
+ */
+#ifndef ORACLE_H
+#define ORACLE_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+enum stage {
+	ST_HARDIRQ, ST_HARDIRQ_OTHER, ST_SOFTIRQ_NET_RX, ST_SOFTIRQ_NET_TX,
+	ST_SOFTIRQ_OTHER, ST_IRQ_THREAD, ST_NAPI_POLL, ST_NAPI_POLL_WORK,
+	ST_RX_SKB, ST_TX_XMIT, ST_CTX_SWITCH, ST_WAKEUP_LATENCY,
+	ST_SYSCALL_RX, ST_SYSCALL_TX, ST_HARDIRQ_VECTORS,
+	NSTAGES
+};
+
+enum counter {
+	C_RX_PACKETS, C_TX_PACKETS, C_NIC_IRQS, C_CTX_SWITCHES,
+	C_CTX_SWITCHES_IRQ_THREAD, C_CTX_SWITCHES_KSOFTIRQD,
+	C_NET_RX_IN_IRQ_EXIT, C_NET_RX_IN_IRQ_EXIT_CYCLES,
+	C_NET_RX_IN_KSOFTIRQD, C_NET_RX_IN_KSOFTIRQD_CYCLES,
+	C_NET_RX_IN_IRQ_THREAD, C_NET_RX_IN_IRQ_THREAD_CYCLES,
+	C_NET_RX_IN_OTHER_IRQ_THREAD, C_NET_RX_IN_OTHER_IRQ_THREAD_CYCLES,
+	C_NET_RX_IN_TASK_BH_ENABLE, C_NET_RX_IN_TASK_BH_ENABLE_CYCLES,
+	C_NAPI_BUDGET_EXHAUSTED, C_CLAMPED_NEGATIVE,
+	NCOUNTERS
+};
+
+extern const char *const stage_name[NSTAGES];
+extern const char *const counter_name[NCOUNTERS];
+
+/* the log-linear histogram: 8 sub-buckets per power of two, 2^41 max */
+#define HIST_SUB_BITS	3
+#define HIST_MAX_BITS	41
+#define HIST_BUCKETS	(((HIST_MAX_BITS - HIST_SUB_BITS + 1) << HIST_SUB_BITS) + 1)
+
+unsigned int hist_index(uint64_t v);
+uint64_t hist_lo(unsigned int i);
+uint64_t hist_hi(unsigned int i);
+
+/* one recorded replay event: where it came from, for failure output */
+struct rev {
+	uint64_t t0, t1;		/* raw trace timestamps of its ends */
+	uint64_t v;
+	int pid;
+};
+
+struct rhist {
+	uint64_t count, sum, min, max;
+	uint64_t b[HIST_BUCKETS];
+	struct rev *ev;
+	size_t nev, cap;
+};
+
+#define MAX_CPUS 64
+
+struct rstats {
+	int ncpus;			/* CPUs seen: 0 .. ncpus-1 */
+	struct rhist h[MAX_CPUS][NSTAGES];
+	uint64_t c[MAX_CPUS][NCOUNTERS];
+	uint64_t window_on, window_off;	/* raw ts, 0 = not seen */
+	uint64_t lines, events, lost;
+	char comm[65536][16];		/* last comm seen per pid (for output) */
+};
+
+/*
+ * The cost model (README.md, "Cross-tool probe costs"): the offset of
+ * netcost's timestamp from ftrace's at each kind of hook point.
+ */
+struct model {
+	double nc_probe;	/* N: one netcost probe, full path */
+	double ftrace_kprobe;	/* K: one ftrace kprobe event handler */
+	unsigned int tsc_khz;
+	/* which hooks netcost attached (by tracepoint or symbol name) */
+	char hooks[64][64];
+	int nhooks;
+	char nic_names[32][64];	/* netdev and parent device names */
+	int nnic_names;
+	unsigned char nic_irq[4096];
+};
+
+int model_hooked(const struct model *m, const char *name);
+int replay_trace(const char *path, const struct model *m, struct rstats *rs);
+
+#endif

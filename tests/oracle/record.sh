@@ -1,0 +1,136 @@
+#!/bin/sh
+# record.sh - (guest, busybox sh) one oracle recording: calibrate both
+# tools' per-event costs, then run the reference load with netcost and
+# ftrace (trace_clock x86-tsc) watching it together.
+#
+#   tests/lab/run --icount --share build/oracle/share --out DIR -- sh /mnt/host/record.sh
+#
+# Writes to /mnt/out: calib.txt, nc.json (netcost's snapshot),
+# trace.txt (the raw ftrace text), interrupts.txt, trace-stats.txt,
+# events.txt (the events and kprobe events that were on), record.log.
+# The order of registration matters and is part of the method
+# (tests/oracle/README.md): netcost is loaded first, so its tracepoint
+# probes run before ftrace's; ftrace's kprobe events are created after,
+# so on a shared kprobe address ftrace's handler runs first.
+set -u
+OUT=/mnt/out
+T=/sys/kernel/tracing
+CAL=/mnt/host/calib
+LOG=$OUT/record.log
+: > "$LOG"
+say() { echo "oracle: $*" | tee -a "$LOG"; }
+die() { say "FAILED: $*"; exit 1; }
+
+[ -d $T/events ] || T=/sys/kernel/debug/tracing
+[ -d $T/events ] || die "no tracefs"
+cd $T || die "cd $T"
+
+# ---- calibration: cost of one call, with nothing, ftrace, netcost ----
+cal() { _v=$($CAL "$2") || die "calib $2"; echo "$1 ${_v#* }" >> $OUT/calib.txt; }
+: > $OUT/calib.txt
+echo 0 > tracing_on
+echo 0 > options/record-cmd
+echo x86-tsc > trace_clock || die "no x86-tsc trace clock"
+cal base_getppid getppid
+cal base_sendto sendto
+# one ftrace tracepoint event: raw_syscalls makes two per call
+echo 1 > events/raw_syscalls/enable
+cal ftrace_tp_getppid getppid
+echo 0 > events/raw_syscalls/enable
+# one ftrace kprobe event handler: a second event on the same address
+GP=$(awk '$3 == "__x64_sys_getppid" { print $3; exit }' /proc/kallsyms)
+[ -n "$GP" ] || die "no __x64_sys_getppid"
+echo "p:oracle_cal/k1 $GP" >> kprobe_events || die "kprobe event on $GP"
+echo "p:oracle_cal/k2 $GP" >> kprobe_events || die "kprobe event on $GP"
+echo 1 > events/oracle_cal/k1/enable
+cal ftrace_kp1_getppid getppid
+echo 1 > events/oracle_cal/k2/enable
+cal ftrace_kp2_getppid getppid
+echo 0 > events/oracle_cal/enable
+echo "-:oracle_cal/k1" >> kprobe_events
+echo "-:oracle_cal/k2" >> kprobe_events
+echo > trace
+
+# ---- netcost, first: its probes run before ftrace's on every tracepoint ----
+insmod /lib/netcost/netcost.ko || die "insmod"
+netcost config set groups all recording on > /dev/null || die "netcost config"
+cal nc_getppid getppid
+cal nc_sendto sendto
+netcost config set recording off > /dev/null || die "netcost config"
+netcost reset > /dev/null || die "netcost reset"
+
+# ---- ftrace: kprobe events, then tracepoint events ----
+echo 30720 > buffer_size_kb || die "buffer_size_kb"
+# no comm/tgid recording: it adds a probe of its own to sched_switch
+# (saving the comms of both tasks), between netcost's and ftrace's
+echo 0 > options/record-cmd
+echo 0 > options/record-tgid 2>/dev/null
+echo x86-tsc > trace_clock
+ksym() { awk -v re="^$1(\\.[a-z]+\\.[0-9]+)*\$" '$3 ~ re && $4 == "" { print $3; exit }' /proc/kallsyms; }
+kp() { echo "$1" >> kprobe_events 2>>"$LOG" || say "kprobe event not created: $1"; }
+FTS=$(ksym finish_task_switch)
+[ -n "$FTS" ] || die "no finish_task_switch symbol"
+kp "p:oracle/fts $FTS"
+for f in irq_forced_thread_fn irq_thread_fn irq_exit_rcu; do
+	s=$(ksym $f)
+	[ -n "$s" ] || { say "no symbol $f"; continue; }
+	# p before r: at the entry the newest handler runs first (r's
+	# instance push, then p's record, then netcost's); at the return
+	# netcost's handler runs first (its instance was pushed last)
+	kp "p:oracle/${f}_e $s"
+	kp "r:oracle/${f}_r $s"
+done
+kp "p:oracle/rec nc_set_recording on=%di:u8"
+echo 1 > events/oracle/enable || die "enable kprobe events"
+for e in irq/irq_handler_entry irq/irq_handler_exit irq/softirq_entry irq/softirq_exit \
+	irq_vectors nmi/nmi_handler \
+	sched/sched_switch sched/sched_waking sched/sched_wakeup sched/sched_wakeup_new \
+	raw_syscalls napi/napi_poll \
+	net/netif_receive_skb_entry net/netif_receive_skb_exit \
+	net/napi_gro_receive_entry net/napi_gro_receive_exit \
+	net/netif_rx_entry net/netif_rx_exit \
+	net/netif_receive_skb_list_entry net/netif_receive_skb_list_exit \
+	net/napi_gro_frags_entry net/napi_gro_frags_exit \
+	net/net_dev_start_xmit net/net_dev_xmit; do
+	if [ -e events/$e/enable ]; then
+		echo 1 > events/$e/enable || say "cannot enable $e"
+	else
+		say "event $e does not exist here"
+	fi
+done
+grep -v '^#' set_event > $OUT/events.txt
+cat kprobe_events >> $OUT/events.txt
+echo > trace
+
+# ---- the load: 18-byte UDP, 1500 pps, 2 s, root ns -> peer ns ----
+echo 1 > tracing_on
+rm -f /tmp/sink.ready
+in-ns netcost-gen sink -q -p 9000 --ready-file /tmp/sink.ready --idle-timeout 5 \
+	> $OUT/sink.out 2>&1 &
+SINK=$!
+n=100
+while [ ! -s /tmp/sink.ready ] && [ $n -gt 0 ]; do sleep 0.1; n=$((n - 1)); done
+[ -s /tmp/sink.ready ] || die "sink did not start"
+netcost config set recording on > /dev/null || die "recording on"
+netcost-gen send -q -H 10.0.0.2 -p 9000 -m 18 -r 1500 -l 2 > $OUT/send.out 2>&1 || say "send failed"
+netcost config set recording off > /dev/null || die "recording off"
+echo 0 > tracing_on
+wait $SINK
+
+# ---- results ----
+netcost save $OUT/nc.json || die "netcost save"
+cat /proc/interrupts > $OUT/interrupts.txt
+# network devices and their parent devices: what names a NIC IRQ has
+for sys in /sys /run/ns/sys; do
+	for d in $sys/class/net/*; do
+		[ -e "$d/device" ] || continue
+		echo "$(basename "$d") $(basename "$(readlink "$d/device")")"
+	done
+done > $OUT/netdevs.txt
+cat per_cpu/cpu*/stats > $OUT/trace-stats.txt
+cat trace > $OUT/trace.txt || die "cat trace"
+echo 0 > events/enable
+echo 0 > events/oracle/enable
+echo > kprobe_events
+rmmod netcost
+say "done: $(wc -l < $OUT/trace.txt) trace lines"

@@ -1,0 +1,863 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * replay.c - the stage definitions (notes/definitions.md, README's stage
+ * table), applied to an ftrace text trace taken with trace_clock x86-tsc.
+ * This file is the specification the oracle holds netcost to: it shares
+ * no code with module/, userspace/ or include/.
+ *
+ * Every timestamp used for a duration is the trace's, moved by the cost
+ * model (struct model) to where netcost's own timestamp at that hook
+ * point is: see point_*() below and README.md.  Window decisions (was
+ * recording on?) use the raw trace timestamps.
+ *
+ * Net durations: (end - start) - hard time on the CPU while the owner
+ * ran - the owner's time off CPU [- soft time for system calls].  A
+ * negative net value is recorded as 0 and counted in clamped_negative.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracle.h"
+
+const char *const stage_name[NSTAGES] = {
+	"hardirq", "hardirq_other", "softirq_net_rx", "softirq_net_tx",
+	"softirq_other", "irq_thread", "napi_poll", "napi_poll_work",
+	"rx_skb", "tx_xmit", "ctx_switch", "wakeup_latency",
+	"syscall_rx", "syscall_tx", "hardirq_vectors",
+};
+
+const char *const counter_name[NCOUNTERS] = {
+	"rx_packets", "tx_packets", "nic_irqs", "ctx_switches",
+	"ctx_switches_irq_thread", "ctx_switches_ksoftirqd",
+	"net_rx_in_irq_exit", "net_rx_in_irq_exit_cycles",
+	"net_rx_in_ksoftirqd", "net_rx_in_ksoftirqd_cycles",
+	"net_rx_in_irq_thread", "net_rx_in_irq_thread_cycles",
+	"net_rx_in_other_irq_thread", "net_rx_in_other_irq_thread_cycles",
+	"net_rx_in_task_bh_enable", "net_rx_in_task_bh_enable_cycles",
+	"napi_budget_exhausted", "clamped_negative",
+};
+
+/* ---- the histogram rule: values 0..7 one bucket each, then 8 per power of two ---- */
+
+unsigned int hist_index(uint64_t v)
+{
+	int msb;
+
+	if (v < (1u << HIST_SUB_BITS))
+		return (unsigned int)v;
+	msb = 63 - __builtin_clzll(v);
+	if (msb >= HIST_MAX_BITS)
+		return HIST_BUCKETS - 1;
+	return ((unsigned int)(msb - HIST_SUB_BITS + 1) << HIST_SUB_BITS) |
+	       (unsigned int)((v >> (msb - HIST_SUB_BITS)) & ((1u << HIST_SUB_BITS) - 1));
+}
+
+uint64_t hist_lo(unsigned int i)
+{
+	unsigned int g = i >> HIST_SUB_BITS, sub = i & ((1u << HIST_SUB_BITS) - 1);
+
+	if (i >= HIST_BUCKETS - 1)
+		return 1ull << HIST_MAX_BITS;
+	if (!g)
+		return i;
+	return (uint64_t)((1u << HIST_SUB_BITS) + sub) << (g - 1);
+}
+
+uint64_t hist_hi(unsigned int i)
+{
+	if (i >= HIST_BUCKETS - 1)
+		return ~0ull;
+	if (i < (1u << HIST_SUB_BITS))
+		return i;
+	return hist_lo(i) + (1ull << ((i >> HIST_SUB_BITS) - 1)) - 1;
+}
+
+/* ---- replay state ---- */
+
+enum kind { K_OTHER, K_IRQ_THREAD, K_KSOFTIRQD };
+
+struct task {
+	int seen;
+	int kind, irq;			/* irq: from "irq/N-name", or -1 */
+	int cpu;			/* running on, or -1 */
+	int on_rq;			/* runnable (woken, or preempted) */
+	double hard_acc, soft_acc, off_acc;
+	double hard_snap, soft_snap;	/* CPU totals when it last came on */
+	int off;
+	double off_since;
+	int waking;			/* a first sched_waking is pending */
+	double waking_t;
+	uint64_t waking_raw;
+	int sys_open, sys_stage;	/* syscall frame */
+	double sys_t0, sys_h0, sys_s0, sys_o0;
+	uint64_t sys_raw;
+	int thr_open;			/* NIC irq_thread frame */
+	double thr_t0, thr_h0, thr_o0;
+	uint64_t thr_raw;
+};
+
+#define MAX_PID 65536
+
+/* a frame that lives on a CPU: softirq, napi, rx, tx */
+struct frame {
+	int open, owner;
+	double t0, h0, o0;
+	uint64_t raw;
+};
+
+enum rxl { RX_SKIP, RX_ONE, RX_LIST };
+
+struct cpu {
+	int curr;
+	double hard_total, soft_total;
+	int hard_open, hard_irq, hard_nic;
+	char hard_vec[48];
+	double hard_t0;
+	uint64_t hard_raw;
+	struct frame sirq;
+	int sirq_vec, sirq_where;
+	struct frame napi, rx, tx;
+	int rx_stack[64], rx_depth, rx_last_list;
+	int tx_depth;
+	int ss_pending;
+	double ss_t;
+	uint64_t ss_raw;
+	int irq_exit_depth;
+};
+
+static struct task *tasks;
+static struct cpu cpus[MAX_CPUS];
+static const struct model *M;
+static struct rstats *R;
+static int recording;
+
+static struct task *task(int pid)
+{
+	struct task *t = &tasks[(unsigned int)pid % MAX_PID];
+
+	if (!t->seen) {
+		t->seen = 1;
+		t->cpu = -1;
+		t->irq = -1;
+	}
+	return t;
+}
+
+static void set_comm(int pid, const char *comm)
+{
+	struct task *t = task(pid);
+	const char *p;
+
+	snprintf(R->comm[(unsigned int)pid % MAX_PID], 16, "%s", comm);
+	t->kind = K_OTHER;
+	t->irq = -1;
+	if (!strncmp(comm, "irq/", 4)) {
+		t->kind = K_IRQ_THREAD;
+		p = comm + 4;
+		if (isdigit((unsigned char)*p))
+			t->irq = atoi(p);
+	} else if (!strncmp(comm, "ksoftirqd/", 10)) {
+		t->kind = K_KSOFTIRQD;
+	}
+}
+
+/* hard and soft time the task has seen on its CPU while running, and its off-CPU time */
+static double task_hard(const struct task *t)
+{
+	return t->hard_acc + (t->cpu >= 0 ? cpus[t->cpu].hard_total - t->hard_snap : 0);
+}
+
+static double task_soft(const struct task *t)
+{
+	return t->soft_acc + (t->cpu >= 0 ? cpus[t->cpu].soft_total - t->soft_snap : 0);
+}
+
+static double task_off(const struct task *t)
+{
+	return t->off_acc;
+}
+
+/* ---- recording ---- */
+
+static void record(int cpu, enum stage s, double v, uint64_t t0, uint64_t t1, int pid, int net)
+{
+	struct rhist *h = &R->h[cpu][s];
+	uint64_t u;
+
+	if (!recording)
+		return;
+	if (v < 0) {
+		if (net)
+			R->c[cpu][C_CLAMPED_NEGATIVE]++;
+		v = 0;
+	}
+	u = (uint64_t)(v + 0.5);
+	if (!h->count || u < h->min)
+		h->min = u;
+	if (u > h->max)
+		h->max = u;
+	h->count++;
+	h->sum += u;
+	h->b[hist_index(u)]++;
+	if (h->nev == h->cap) {
+		h->cap = h->cap ? 2 * h->cap : 1024;
+		h->ev = realloc(h->ev, h->cap * sizeof(*h->ev));
+		if (!h->ev) {
+			perror("oracle: realloc");
+			exit(2);
+		}
+	}
+	h->ev[h->nev++] = (struct rev){ t0, t1, u, pid };
+}
+
+static void count(int cpu, enum counter c, uint64_t n)
+{
+	if (recording)
+		R->c[cpu][c] += n;
+}
+
+/* ---- the cost model: netcost's timestamp at a hook point, from ftrace's ---- */
+
+/*
+ * At a tracepoint netcost's probe runs first (it registered first).  It
+ * takes an interval's start as its last act: ftrace's timestamp follows
+ * at once, offset 0.  It takes an interval's end as its first act:
+ * ftrace's timestamp is one netcost probe later, offset -N.  At a hook
+ * netcost does not attach, there is nothing in between: offset 0.
+ */
+static double tp_start(uint64_t ts)
+{
+	return (double)ts;
+}
+
+static double tp_end(uint64_t ts, const char *tp)
+{
+	return (double)ts - (model_hooked(M, tp) ? M->nc_probe : 0);
+}
+
+/*
+ * At a kprobe address ftrace's handler runs first (newest first), then
+ * netcost's, which takes its timestamp at once: offset +K.  At a
+ * kretprobe entry netcost's entry handler stamps after its work: +K+N.
+ * At the kretprobe return netcost's handler runs first: -N.
+ */
+static double kp_at(uint64_t ts, const char *sym)
+{
+	return (double)ts + (model_hooked(M, sym) ? M->ftrace_kprobe : 0);
+}
+
+static double krp_entry(uint64_t ts, const char *sym)
+{
+	return (double)ts + (model_hooked(M, sym) ? M->ftrace_kprobe + M->nc_probe : 0);
+}
+
+static double krp_return(uint64_t ts, const char *sym)
+{
+	return (double)ts - (model_hooked(M, sym) ? M->nc_probe : 0);
+}
+
+/* ---- parsing helpers ---- */
+
+static const char *arg(const char *args, const char *key)
+{
+	size_t n = strlen(key);
+	const char *p = args;
+
+	while ((p = strstr(p, key))) {
+		if ((p == args || p[-1] == ' ' || p[-1] == '(') && p[n] == '=')
+			return p + n + 1;
+		p += n;
+	}
+	return NULL;
+}
+
+static long argl(const char *args, const char *key, long dflt)
+{
+	const char *p = arg(args, key);
+
+	return p ? strtol(p, NULL, 0) : dflt;
+}
+
+static int argis(const char *args, const char *key, const char *val)
+{
+	const char *p = arg(args, key);
+	size_t n = strlen(val);
+
+	return p && !strncmp(p, val, n) && (p[n] == ' ' || !p[n]);
+}
+
+static int is_nic_name(const char *name)
+{
+	int i;
+
+	for (i = 0; i < M->nnic_names; i++) {
+		size_t n = strlen(M->nic_names[i]);
+
+		if (!strncmp(name, M->nic_names[i], n) && (!name[n] || name[n] == '-'))
+			return 1;
+	}
+	return 0;
+}
+
+static const char *const vectors[] = {
+	"local_timer", "reschedule", "call_function", "call_function_single",
+	"irq_work", "x86_platform_ipi", "spurious_apic", "error_apic",
+	"thermal_apic", "threshold_apic", "deferred_error_apic", NULL,
+};
+
+/* vector_of - "local_timer_entry" -> 1 (entry) / 2 (exit), 0 if no system vector */
+static int vector_of(const char *ev, char *vec, size_t len)
+{
+	int i;
+
+	for (i = 0; vectors[i]; i++) {
+		size_t n = strlen(vectors[i]);
+
+		if (strncmp(ev, vectors[i], n) || ev[n] != '_')
+			continue;
+		snprintf(vec, len, "%s", vectors[i]);
+		if (!strcmp(ev + n, "_entry"))
+			return 1;
+		if (!strcmp(ev + n, "_exit"))
+			return 2;
+	}
+	return 0;
+}
+
+static int is_rx_entry(const char *ev)
+{
+	return !strcmp(ev, "netif_receive_skb_entry") || !strcmp(ev, "napi_gro_receive_entry") ||
+	       !strcmp(ev, "netif_rx_entry") || !strcmp(ev, "netif_receive_skb_list_entry") ||
+	       !strcmp(ev, "napi_gro_frags_entry");
+}
+
+static int is_rx_exit(const char *ev)
+{
+	return !strcmp(ev, "netif_receive_skb_exit") || !strcmp(ev, "napi_gro_receive_exit") ||
+	       !strcmp(ev, "netif_rx_exit") || !strcmp(ev, "netif_receive_skb_list_exit") ||
+	       !strcmp(ev, "napi_gro_frags_exit");
+}
+
+static int sys_stage(long nr)
+{
+	switch (nr) {
+	case 45: case 47: case 299:	/* recvfrom recvmsg recvmmsg */
+		return ST_SYSCALL_RX;
+	case 44: case 46: case 307:	/* sendto sendmsg sendmmsg */
+		return ST_SYSCALL_TX;
+	}
+	return -1;
+}
+
+/* ---- frames ---- */
+
+static void frame_open(struct frame *f, int owner, double t0, uint64_t raw)
+{
+	struct task *t = task(owner);
+
+	f->open = 1;
+	f->owner = owner;
+	f->t0 = t0;
+	f->h0 = task_hard(t);
+	f->o0 = task_off(t);
+	f->raw = raw;
+}
+
+static double frame_net(const struct frame *f, double t1)
+{
+	struct task *t = task(f->owner);
+
+	return (t1 - f->t0) - (task_hard(t) - f->h0) - (task_off(t) - f->o0);
+}
+
+/* ---- events ---- */
+
+static void ev_hard_entry(int c, uint64_t ts, int irq, const char *vec, int nic)
+{
+	struct cpu *p = &cpus[c];
+
+	p->hard_open = 1;
+	p->hard_irq = irq;
+	p->hard_nic = nic;
+	snprintf(p->hard_vec, sizeof(p->hard_vec), "%s", vec);
+	p->hard_t0 = tp_start(ts);
+	p->hard_raw = ts;
+}
+
+static void ev_hard_exit(int c, uint64_t ts, int irq, const char *vec, const char *tp, int pid)
+{
+	struct cpu *p = &cpus[c];
+	double v;
+
+	if (!p->hard_open || p->hard_irq != irq || strcmp(p->hard_vec, vec))
+		return;
+	p->hard_open = 0;
+	v = tp_end(ts, tp) - p->hard_t0;
+	if (v < 0)
+		v = 0;
+	p->hard_total += v;
+	if (irq < 0) {
+		record(c, ST_HARDIRQ_VECTORS, v, p->hard_raw, ts, pid, 0);
+	} else if (p->hard_nic) {
+		record(c, ST_HARDIRQ, v, p->hard_raw, ts, pid, 0);
+		count(c, C_NIC_IRQS, 1);
+	} else {
+		record(c, ST_HARDIRQ_OTHER, v, p->hard_raw, ts, pid, 0);
+	}
+}
+
+static void ev_softirq_entry(int c, uint64_t ts, int vec, int pid)
+{
+	struct cpu *p = &cpus[c];
+	struct task *t = task(pid);
+
+	frame_open(&p->sirq, pid, tp_start(ts), ts);
+	p->sirq_vec = vec;
+	if (p->irq_exit_depth > 0)
+		p->sirq_where = C_NET_RX_IN_IRQ_EXIT;
+	else if (t->kind == K_KSOFTIRQD)
+		p->sirq_where = C_NET_RX_IN_KSOFTIRQD;
+	else if (t->kind == K_IRQ_THREAD && t->thr_open)
+		p->sirq_where = C_NET_RX_IN_IRQ_THREAD;
+	else if (t->kind == K_IRQ_THREAD)
+		p->sirq_where = C_NET_RX_IN_OTHER_IRQ_THREAD;
+	else
+		p->sirq_where = C_NET_RX_IN_TASK_BH_ENABLE;
+	if (vec == 3)
+		frame_open(&p->napi, pid, tp_start(ts), ts);
+}
+
+static void ev_softirq_exit(int c, uint64_t ts, int vec)
+{
+	struct cpu *p = &cpus[c];
+	double net, rec;
+
+	if (!p->sirq.open || p->sirq_vec != vec)
+		return;
+	net = frame_net(&p->sirq, tp_end(ts, "softirq_exit"));
+	p->sirq.open = 0;
+	p->napi.open = 0;
+	rec = net < 0 ? 0 : net;
+	p->soft_total += rec;
+	if (vec == 3) {
+		record(c, ST_SOFTIRQ_NET_RX, net, p->sirq.raw, ts, p->sirq.owner, 1);
+		count(c, p->sirq_where, 1);
+		count(c, p->sirq_where + 1, (uint64_t)(rec + 0.5));
+	} else {
+		record(c, vec == 2 ? ST_SOFTIRQ_NET_TX : ST_SOFTIRQ_OTHER, net,
+		       p->sirq.raw, ts, p->sirq.owner, 1);
+	}
+}
+
+static void ev_napi_poll(int c, uint64_t ts, const char *args, int pid)
+{
+	struct cpu *p = &cpus[c];
+	const char *w = strstr(args, " work "), *b = strstr(args, " budget ");
+	long work = w ? strtol(w + 6, NULL, 10) : 0;
+	long budget = b ? strtol(b + 8, NULL, 10) : 0;
+
+	record(c, ST_NAPI_POLL_WORK, work > 0 ? work : 0, ts, ts, pid, 0);
+	if (b && work >= budget)
+		count(c, C_NAPI_BUDGET_EXHAUSTED, 1);
+	if (p->napi.open && p->napi.owner == pid) {
+		record(c, ST_NAPI_POLL, frame_net(&p->napi, tp_end(ts, "napi_poll")),
+		       p->napi.raw, ts, pid, 1);
+		frame_open(&p->napi, pid, tp_start(ts), ts);
+	}
+}
+
+static int rx_counted_levels(const struct cpu *p)
+{
+	int i, n = 0;
+
+	for (i = 0; i < p->rx_depth; i++)
+		n += p->rx_stack[i] != RX_SKIP;
+	return n;
+}
+
+static void ev_rx_entry(int c, uint64_t ts, const char *ev, const char *args, int pid)
+{
+	struct cpu *p = &cpus[c];
+	int list = !strcmp(ev, "netif_receive_skb_list_entry");
+
+	if (argis(args, "dev", "lo")) {
+		if (p->rx_depth < 64)
+			p->rx_stack[p->rx_depth++] = RX_SKIP;
+		p->rx_last_list = 0;
+		return;
+	}
+	count(c, C_RX_PACKETS, 1);
+	/* the skbs of one list: one entry each, one exit for the list */
+	if (list && p->rx_last_list && p->rx_depth && p->rx_stack[p->rx_depth - 1] == RX_LIST)
+		return;
+	p->rx_last_list = list;
+	if (!rx_counted_levels(p))
+		frame_open(&p->rx, pid, tp_start(ts), ts);
+	if (p->rx_depth < 64)
+		p->rx_stack[p->rx_depth++] = list ? RX_LIST : RX_ONE;
+}
+
+static void ev_rx_exit(int c, uint64_t ts, const char *ev)
+{
+	struct cpu *p = &cpus[c];
+	int lvl;
+
+	p->rx_last_list = 0;
+	if (!p->rx_depth)
+		return;
+	lvl = p->rx_stack[--p->rx_depth];
+	if (lvl != RX_SKIP && !rx_counted_levels(p) && p->rx.open) {
+		p->rx.open = 0;
+		record(c, ST_RX_SKB, frame_net(&p->rx, tp_end(ts, ev)), p->rx.raw, ts, p->rx.owner, 1);
+	}
+}
+
+static void ev_tx(int c, uint64_t ts, const char *ev, const char *args, int pid)
+{
+	struct cpu *p = &cpus[c];
+
+	if (argis(args, "dev", "lo"))
+		return;
+	if (!strcmp(ev, "net_dev_start_xmit")) {
+		count(c, C_TX_PACKETS, 1);
+		if (!p->tx_depth++)
+			frame_open(&p->tx, pid, tp_start(ts), ts);
+		return;
+	}
+	if (p->tx_depth && !--p->tx_depth && p->tx.open) {
+		p->tx.open = 0;
+		record(c, ST_TX_XMIT, frame_net(&p->tx, tp_end(ts, "net_dev_xmit")), p->tx.raw, ts,
+		       p->tx.owner, 1);
+	}
+}
+
+static void ev_sched_switch(int c, uint64_t ts, const char *args)
+{
+	struct cpu *p = &cpus[c];
+	int prev = (int)argl(args, "prev_pid", -1), next = (int)argl(args, "next_pid", -1);
+	const char *st = arg(args, "prev_state");
+	const char *nc = arg(args, "next_comm"), *pc = arg(args, "prev_comm");
+	struct task *tp, *tn;
+	char comm[32];
+	double out = tp_end(ts, "sched_switch");
+
+	if (prev < 0 || next < 0)
+		return;
+	/* comms: "prev_comm=X prev_pid=" (a comm may hold spaces) */
+	if (pc) {
+		const char *e = strstr(pc, " prev_pid=");
+		snprintf(comm, sizeof(comm), "%.*s", e ? (int)(e - pc) : 15, pc);
+		set_comm(prev, comm);
+	}
+	if (nc) {
+		const char *e = strstr(nc, " next_pid=");
+		snprintf(comm, sizeof(comm), "%.*s", e ? (int)(e - nc) : 15, nc);
+		set_comm(next, comm);
+	}
+	tp = task(prev);
+	tn = task(next);
+
+	count(c, C_CTX_SWITCHES, 1);
+	if (tp->kind == K_IRQ_THREAD || tn->kind == K_IRQ_THREAD)
+		count(c, C_CTX_SWITCHES_IRQ_THREAD, 1);
+	if (tp->kind == K_KSOFTIRQD || tn->kind == K_KSOFTIRQD)
+		count(c, C_CTX_SWITCHES_KSOFTIRQD, 1);
+
+	/* prev goes off CPU: from here to its next finish_task_switch */
+	if (tp->cpu >= 0) {
+		tp->hard_acc += p->hard_total - tp->hard_snap;
+		tp->soft_acc += p->soft_total - tp->soft_snap;
+	}
+	tp->cpu = -1;
+	tp->off = 1;
+	tp->off_since = out;
+	tp->on_rq = st && st[0] == 'R';
+
+	/* wakeup_latency ends when the thread is put on the CPU */
+	if (tn->waking) {
+		record(c, ST_WAKEUP_LATENCY, out - tn->waking_t, tn->waking_raw, ts, next, 1);
+		tn->waking = 0;
+	}
+	tn->on_rq = 1;
+	tn->cpu = c;
+	tn->hard_snap = p->hard_total;
+	tn->soft_snap = p->soft_total;
+
+	p->ss_pending = 1;
+	p->ss_t = tp_start(ts);
+	p->ss_raw = ts;
+	p->curr = next;
+}
+
+static void ev_finish_task_switch(int c, uint64_t ts, int pid, const char *sym)
+{
+	struct cpu *p = &cpus[c];
+	struct task *t = task(pid);
+	double in = kp_at(ts, sym);
+
+	if (p->ss_pending) {
+		record(c, ST_CTX_SWITCH, in - p->ss_t, p->ss_raw, ts, pid, 0);
+		p->ss_pending = 0;
+	}
+	if (t->off) {
+		t->off_acc += in - t->off_since;
+		t->off = 0;
+	}
+	t->cpu = c;
+	t->hard_snap = p->hard_total;
+	t->soft_snap = p->soft_total;
+}
+
+static void ev_sched_waking(uint64_t ts, const char *args)
+{
+	int pid = (int)argl(args, "pid", -1);
+	const char *cm = arg(args, "comm");
+	struct task *t;
+	char comm[32];
+
+	if (pid < 0)
+		return;
+	if (cm) {
+		const char *e = strstr(cm, " pid=");
+		snprintf(comm, sizeof(comm), "%.*s", e ? (int)(e - cm) : 15, cm);
+		set_comm(pid, comm);
+	}
+	t = task(pid);
+	if (!t->on_rq && t->kind != K_OTHER && !t->waking) {
+		t->waking = 1;
+		/* netcost stamps at the start of its probe: one probe before ftrace */
+		t->waking_t = (double)ts - (model_hooked(M, "sched_waking") ? M->nc_probe : 0);
+		t->waking_raw = ts;
+	}
+	t->on_rq = 1;
+}
+
+static void ev_sys_enter(int c, uint64_t ts, const char *args, int pid)
+{
+	struct task *t = task(pid);
+	long nr = strtol(args + 3, NULL, 10);	/* "NR 44 (...)" */
+	int s = sys_stage(nr);
+
+	(void)c;
+	if (s < 0)
+		return;
+	t->sys_open = 1;
+	t->sys_stage = s;
+	t->sys_t0 = tp_start(ts);
+	t->sys_h0 = task_hard(t);
+	t->sys_s0 = task_soft(t);
+	t->sys_o0 = task_off(t);
+	t->sys_raw = ts;
+}
+
+static void ev_sys_exit(int c, uint64_t ts, const char *args, int pid)
+{
+	struct task *t = task(pid);
+	long nr = strtol(args + 3, NULL, 10);
+	double net;
+
+	if (sys_stage(nr) < 0 || !t->sys_open)
+		return;
+	t->sys_open = 0;
+	net = (tp_end(ts, "sys_exit") - t->sys_t0) - (task_hard(t) - t->sys_h0) -
+	      (task_soft(t) - t->sys_s0) - (task_off(t) - t->sys_o0);
+	record(c, t->sys_stage, net, t->sys_raw, ts, pid, 1);
+}
+
+static int nic_irq(int irq)
+{
+	return irq >= 0 && irq < 4096 && M->nic_irq[irq];
+}
+
+static void ev_thread_entry(uint64_t ts, const char *sym, int pid)
+{
+	struct task *t = task(pid);
+
+	if (t->kind != K_IRQ_THREAD || !nic_irq(t->irq))
+		return;
+	t->thr_open = 1;
+	t->thr_t0 = krp_entry(ts, sym);
+	t->thr_h0 = task_hard(t);
+	t->thr_o0 = task_off(t);
+	t->thr_raw = ts;
+}
+
+static void ev_thread_return(int c, uint64_t ts, const char *sym, int pid)
+{
+	struct task *t = task(pid);
+
+	if (!t->thr_open)
+		return;
+	t->thr_open = 0;
+	record(c, ST_IRQ_THREAD,
+	       (krp_return(ts, sym) - t->thr_t0) - (task_hard(t) - t->thr_h0) - (task_off(t) - t->thr_o0),
+	       t->thr_raw, ts, pid, 1);
+}
+
+/* ---- the trace text ---- */
+
+/*
+ * "   comm-pid   [000] flags  12345678: event: args"; the comm may hold
+ * spaces and dashes: the pid follows the last '-' before " [".
+ */
+static int parse_line(char *s, int *pid, int *cpu, uint64_t *ts, char **comm, char **ev, char **args)
+{
+	char *br = strstr(s, " [");
+	char *dash, *p, *end;
+
+	while (br && !(isdigit((unsigned char)br[2]) && strchr(br + 2, ']')))
+		br = strstr(br + 1, " [");
+	if (!br)
+		return -1;
+	*br = 0;
+	dash = strrchr(s, '-');
+	if (!dash)
+		return -1;
+	*dash = 0;
+	*pid = atoi(dash + 1);
+	for (p = s; *p == ' '; p++)
+		;
+	*comm = p;
+	*cpu = atoi(br + 2);
+	p = strchr(br + 2, ']');
+	if (!p)
+		return -1;
+	p++;
+	while (*p == ' ')
+		p++;
+	while (*p && *p != ' ')		/* flags */
+		p++;
+	while (*p == ' ')
+		p++;
+	*ts = strtoull(p, &end, 10);
+	if (end == p || *end != ':')
+		return -1;		/* not an x86-tsc counter timestamp */
+	p = end + 1;
+	while (*p == ' ')
+		p++;
+	*ev = p;
+	p = strchr(p, ':');
+	if (!p)
+		return -1;
+	*p++ = 0;
+	if (*p == ' ')
+		p++;
+	*args = p;
+	return 0;
+}
+
+static const char *kprobe_sym(const char *ev)
+{
+	if (!strcmp(ev, "irq_forced_thread_fn_e") || !strcmp(ev, "irq_forced_thread_fn_r"))
+		return "irq_forced_thread_fn";
+	return "irq_thread_fn";
+}
+
+int replay_trace(const char *path, const struct model *m, struct rstats *rs)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL, *comm, *ev, *args, vec[48], fts_sym[128] = "";
+	size_t cap = 0;
+	ssize_t n;
+	uint64_t ts;
+	int pid, cpu, i;
+
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	tasks = calloc(MAX_PID, sizeof(*tasks));
+	if (!tasks)
+		return -1;
+	memset(cpus, 0, sizeof(cpus));
+	M = m;
+	R = rs;
+	recording = 0;
+	for (i = 0; i < m->nhooks; i++)
+		if (!strncmp(m->hooks[i], "finish_task_switch", 18))
+			snprintf(fts_sym, sizeof(fts_sym), "%s", m->hooks[i]);
+
+	while ((n = getline(&line, &cap, f)) > 0) {
+		if (line[n - 1] == '\n')
+			line[--n] = 0;
+		if (line[0] == '#' || !line[0])
+			continue;
+		rs->lines++;
+		if (strstr(line, "LOST") && strstr(line, "EVENTS")) {
+			rs->lost++;
+			continue;
+		}
+		if (parse_line(line, &pid, &cpu, &ts, &comm, &ev, &args)) {
+			fprintf(stderr, "oracle: cannot read trace line %llu\n",
+				(unsigned long long)rs->lines);
+			return -1;
+		}
+		if (cpu < 0 || cpu >= MAX_CPUS)
+			return -1;
+		if (cpu >= rs->ncpus)
+			rs->ncpus = cpu + 1;
+		rs->events++;
+		if (comm[0] != '<' && !task(pid)->kind)
+			set_comm(pid, comm);
+
+		if (!strcmp(ev, "irq_handler_entry")) {
+			const char *nm = arg(args, "name");
+			ev_hard_entry(cpu, ts, (int)argl(args, "irq", -1), "", nm && is_nic_name(nm));
+		} else if (!strcmp(ev, "irq_handler_exit")) {
+			ev_hard_exit(cpu, ts, (int)argl(args, "irq", -1), "", "irq_handler_exit", pid);
+		} else if ((i = vector_of(ev, vec, sizeof(vec)))) {
+			if (i == 1)
+				ev_hard_entry(cpu, ts, -1, vec, 0);
+			else
+				ev_hard_exit(cpu, ts, -1, vec, ev, pid);
+		} else if (!strcmp(ev, "nmi_handler")) {
+			/* delta_ns=N: hard time, and one hardirq_vectors event */
+			double d = (double)argl(args, "delta_ns", 0) * m->tsc_khz / 1e6;
+			cpus[cpu].hard_total += d;
+			record(cpu, ST_HARDIRQ_VECTORS, d, ts, ts, pid, 0);
+		} else if (!strcmp(ev, "softirq_entry")) {
+			ev_softirq_entry(cpu, ts, (int)argl(args, "vec", -1), pid);
+		} else if (!strcmp(ev, "softirq_exit")) {
+			ev_softirq_exit(cpu, ts, (int)argl(args, "vec", -1));
+		} else if (!strcmp(ev, "napi_poll")) {
+			ev_napi_poll(cpu, ts, args, pid);
+		} else if (is_rx_entry(ev)) {
+			ev_rx_entry(cpu, ts, ev, args, pid);
+		} else if (is_rx_exit(ev)) {
+			ev_rx_exit(cpu, ts, ev);
+		} else if (!strcmp(ev, "net_dev_start_xmit") || !strcmp(ev, "net_dev_xmit")) {
+			ev_tx(cpu, ts, ev, args, pid);
+		} else if (!strcmp(ev, "sched_switch")) {
+			ev_sched_switch(cpu, ts, args);
+		} else if (!strcmp(ev, "fts")) {
+			ev_finish_task_switch(cpu, ts, pid, fts_sym);
+		} else if (!strcmp(ev, "sched_waking")) {
+			ev_sched_waking(ts, args);
+		} else if (!strcmp(ev, "sys_enter")) {
+			ev_sys_enter(cpu, ts, args, pid);
+		} else if (!strcmp(ev, "sys_exit")) {
+			ev_sys_exit(cpu, ts, args, pid);
+		} else if (!strcmp(ev, "irq_forced_thread_fn_e") || !strcmp(ev, "irq_thread_fn_e")) {
+			ev_thread_entry(ts, kprobe_sym(ev), pid);
+		} else if (!strcmp(ev, "irq_forced_thread_fn_r") || !strcmp(ev, "irq_thread_fn_r")) {
+			ev_thread_return(cpu, ts, kprobe_sym(ev), pid);
+		} else if (!strcmp(ev, "irq_exit_rcu_e")) {
+			cpus[cpu].irq_exit_depth++;
+		} else if (!strcmp(ev, "irq_exit_rcu_r")) {
+			if (cpus[cpu].irq_exit_depth > 0)
+				cpus[cpu].irq_exit_depth--;
+		} else if (!strcmp(ev, "rec")) {
+			recording = (int)argl(args, "on", 0) != 0;
+			if (recording && !rs->window_on)
+				rs->window_on = ts;
+			if (!recording)
+				rs->window_off = ts;
+		}
+	}
+	free(line);
+	fclose(f);
+	free(tasks);
+	return 0;
+}
