@@ -67,6 +67,8 @@ struct rstats {
 	struct rhist h[MAX_CPUS][NSTAGES];
 	uint64_t c[MAX_CPUS][NCOUNTERS];
 	uint64_t window_on, window_off;	/* raw ts, 0 = not seen */
+	/* in-run K: ts(twin) - ts(twin_cal), where the _cal event runs just before */
+	struct { uint64_t *v; size_t n, cap; } k_fts, k_thr;
 	uint64_t lines, events, lost;
 	char comm[65536][16];		/* last comm seen per pid (for output) */
 };
@@ -76,8 +78,11 @@ struct rstats {
  * netcost's timestamp from ftrace's at each kind of hook point.
  */
 struct model {
-	double nc_probe;	/* N: one netcost probe, full path */
-	double ftrace_kprobe;	/* K: one ftrace kprobe event handler */
+	double n_sys;		/* N: one netcost probe with task-table work (sys_*, sched, kretprobes) */
+	double n_cpu;		/* N: one netcost probe closing a per-CPU frame (irq, softirq, net) */
+	double k_fts;		/* K: one ftrace kprobe-event handler at finish_task_switch */
+	double k_thr;		/* K: the same at irq_forced_thread_fn / irq_thread_fn */
+	int record_all;		/* record everything, no window (phase A) */
 	unsigned int tsc_khz;
 	/* which hooks netcost attached (by tracepoint or symbol name) */
 	char hooks[64][64];
@@ -88,6 +93,8 @@ struct model {
 };
 
 int model_hooked(const struct model *m, const char *name);
+double median_u64(uint64_t *v, size_t n);
+double stage_median(const struct rhist *h);
 int replay_trace(const char *path, const struct model *m, struct rstats *rs);
 
 #endif

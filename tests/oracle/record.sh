@@ -51,6 +51,81 @@ echo "-:oracle_cal/k1" >> kprobe_events
 echo "-:oracle_cal/k2" >> kprobe_events
 echo > trace
 
+# ---- ftrace: kprobe events, then tracepoint events ----
+ksym() { awk -v re="^$1(\\.[a-z]+\\.[0-9]+)*\$" '$3 ~ re && $4 == "" { print $3; exit }' /proc/kallsyms; }
+kp() { echo "$1" >> kprobe_events 2>>"$LOG" || say "kprobe event not created: $1"; }
+FTS=$(ksym finish_task_switch)
+[ -n "$FTS" ] || die "no finish_task_switch symbol"
+ftrace_on() {
+	echo 30720 > buffer_size_kb || die "buffer_size_kb"
+	# no comm/tgid recording: it adds a probe of its own to sched_switch
+	# (saving the comms of both tasks), between netcost's and ftrace's
+	echo 0 > options/record-cmd
+	echo 0 > options/record-tgid 2>/dev/null
+	echo x86-tsc > trace_clock
+	# each *_cal event is created right after its twin, so its handler
+	# runs just before the twin's: the gap between the two timestamps is
+	# one ftrace kprobe-event handler at that address (the model's K)
+	kp "p:oracle/fts $FTS"
+	kp "p:oracle/fts_cal $FTS"
+	for f in irq_forced_thread_fn irq_thread_fn irq_exit_rcu; do
+		s=$(ksym $f)
+		[ -n "$s" ] || { say "no symbol $f"; continue; }
+		# p before r: at the entry the newest handler runs first (r's
+		# instance push, then p's record, then netcost's); at the return
+		# netcost's handler runs first (its instance was pushed last)
+		kp "p:oracle/${f}_e $s"
+		[ $f = irq_exit_rcu ] || kp "p:oracle/${f}_cal $s"
+		kp "r:oracle/${f}_r $s"
+	done
+	grep -q ' nc_set_recording' /proc/kallsyms && kp "p:oracle/rec nc_set_recording on=%di:u8"
+	echo 1 > events/oracle/enable || die "enable kprobe events"
+	for e in irq/irq_handler_entry irq/irq_handler_exit irq/softirq_entry irq/softirq_exit \
+		irq_vectors nmi/nmi_handler \
+		sched/sched_switch sched/sched_waking sched/sched_wakeup sched/sched_wakeup_new \
+		raw_syscalls napi/napi_poll \
+		net/netif_receive_skb_entry net/netif_receive_skb_exit \
+		net/napi_gro_receive_entry net/napi_gro_receive_exit \
+		net/netif_rx_entry net/netif_rx_exit \
+		net/netif_receive_skb_list_entry net/netif_receive_skb_list_exit \
+		net/napi_gro_frags_entry net/napi_gro_frags_exit \
+		net/net_dev_start_xmit net/net_dev_xmit; do
+		if [ -e events/$e/enable ]; then
+			echo 1 > events/$e/enable || say "cannot enable $e"
+		else
+			say "event $e does not exist here"
+		fi
+	done
+	echo > trace
+}
+ftrace_off() {
+	echo 0 > tracing_on
+	echo 0 > events/enable
+	echo 0 > events/oracle/enable
+	echo > kprobe_events
+	echo > trace
+}
+sink_start() {
+	rm -f /tmp/sink.ready
+	in-ns netcost-gen sink -q -p 9000 --ready-file /tmp/sink.ready --idle-timeout 5 \
+		> $OUT/sink$1.out 2>&1 &
+	SINK=$!
+	n=100
+	while [ ! -s /tmp/sink.ready ] && [ $n -gt 0 ]; do sleep 0.1; n=$((n - 1)); done
+	[ -s /tmp/sink.ready ] || die "sink did not start"
+}
+
+# ---- phase A: ftrace alone, 1 s of the load: the durations without
+# netcost's probes, from which the replay measures netcost's probe cost ----
+ftrace_on
+echo 1 > tracing_on
+sink_start -a
+netcost-gen send -q -H 10.0.0.2 -p 9000 -m 18 -r 1500 -l 1 > $OUT/send-a.out 2>&1 || say "send (phase A) failed"
+echo 0 > tracing_on
+wait $SINK
+cat trace > $OUT/trace-a.txt || die "cat trace"
+ftrace_off
+
 # ---- netcost, first: its probes run before ftrace's on every tracepoint ----
 insmod /lib/netcost/netcost.ko || die "insmod"
 netcost config set groups all recording on > /dev/null || die "netcost config"
@@ -59,58 +134,14 @@ cal nc_sendto sendto
 netcost config set recording off > /dev/null || die "netcost config"
 netcost reset > /dev/null || die "netcost reset"
 
-# ---- ftrace: kprobe events, then tracepoint events ----
-echo 30720 > buffer_size_kb || die "buffer_size_kb"
-# no comm/tgid recording: it adds a probe of its own to sched_switch
-# (saving the comms of both tasks), between netcost's and ftrace's
-echo 0 > options/record-cmd
-echo 0 > options/record-tgid 2>/dev/null
-echo x86-tsc > trace_clock
-ksym() { awk -v re="^$1(\\.[a-z]+\\.[0-9]+)*\$" '$3 ~ re && $4 == "" { print $3; exit }' /proc/kallsyms; }
-kp() { echo "$1" >> kprobe_events 2>>"$LOG" || say "kprobe event not created: $1"; }
-FTS=$(ksym finish_task_switch)
-[ -n "$FTS" ] || die "no finish_task_switch symbol"
-kp "p:oracle/fts $FTS"
-for f in irq_forced_thread_fn irq_thread_fn irq_exit_rcu; do
-	s=$(ksym $f)
-	[ -n "$s" ] || { say "no symbol $f"; continue; }
-	# p before r: at the entry the newest handler runs first (r's
-	# instance push, then p's record, then netcost's); at the return
-	# netcost's handler runs first (its instance was pushed last)
-	kp "p:oracle/${f}_e $s"
-	kp "r:oracle/${f}_r $s"
-done
-kp "p:oracle/rec nc_set_recording on=%di:u8"
-echo 1 > events/oracle/enable || die "enable kprobe events"
-for e in irq/irq_handler_entry irq/irq_handler_exit irq/softirq_entry irq/softirq_exit \
-	irq_vectors nmi/nmi_handler \
-	sched/sched_switch sched/sched_waking sched/sched_wakeup sched/sched_wakeup_new \
-	raw_syscalls napi/napi_poll \
-	net/netif_receive_skb_entry net/netif_receive_skb_exit \
-	net/napi_gro_receive_entry net/napi_gro_receive_exit \
-	net/netif_rx_entry net/netif_rx_exit \
-	net/netif_receive_skb_list_entry net/netif_receive_skb_list_exit \
-	net/napi_gro_frags_entry net/napi_gro_frags_exit \
-	net/net_dev_start_xmit net/net_dev_xmit; do
-	if [ -e events/$e/enable ]; then
-		echo 1 > events/$e/enable || say "cannot enable $e"
-	else
-		say "event $e does not exist here"
-	fi
-done
+# ---- phase B: ftrace again, after netcost ----
+ftrace_on
 grep -v '^#' set_event > $OUT/events.txt
 cat kprobe_events >> $OUT/events.txt
-echo > trace
 
 # ---- the load: 18-byte UDP, 1500 pps, 2 s, root ns -> peer ns ----
 echo 1 > tracing_on
-rm -f /tmp/sink.ready
-in-ns netcost-gen sink -q -p 9000 --ready-file /tmp/sink.ready --idle-timeout 5 \
-	> $OUT/sink.out 2>&1 &
-SINK=$!
-n=100
-while [ ! -s /tmp/sink.ready ] && [ $n -gt 0 ]; do sleep 0.1; n=$((n - 1)); done
-[ -s /tmp/sink.ready ] || die "sink did not start"
+sink_start ""
 netcost config set recording on > /dev/null || die "recording on"
 netcost-gen send -q -H 10.0.0.2 -p 9000 -m 18 -r 1500 -l 2 > $OUT/send.out 2>&1 || say "send failed"
 netcost config set recording off > /dev/null || die "recording off"
@@ -129,8 +160,6 @@ for sys in /sys /run/ns/sys; do
 done > $OUT/netdevs.txt
 cat per_cpu/cpu*/stats > $OUT/trace-stats.txt
 cat trace > $OUT/trace.txt || die "cat trace"
-echo 0 > events/enable
-echo 0 > events/oracle/enable
-echo > kprobe_events
+ftrace_off
 rmmod netcost
 say "done: $(wc -l < $OUT/trace.txt) trace lines"

@@ -186,7 +186,7 @@ static void record(int cpu, enum stage s, double v, uint64_t t0, uint64_t t1, in
 	struct rhist *h = &R->h[cpu][s];
 	uint64_t u;
 
-	if (!recording)
+	if (!recording && !M->record_all)
 		return;
 	if (v < 0) {
 		if (net)
@@ -214,7 +214,7 @@ static void record(int cpu, enum stage s, double v, uint64_t t0, uint64_t t1, in
 
 static void count(int cpu, enum counter c, uint64_t n)
 {
-	if (recording)
+	if (recording || M->record_all)
 		R->c[cpu][c] += n;
 }
 
@@ -232,9 +232,17 @@ static double tp_start(uint64_t ts)
 	return (double)ts;
 }
 
+static double probe_cost(const char *tp)
+{
+	/* these probes find the task in netcost's task table */
+	if (!strcmp(tp, "sys_exit") || !strcmp(tp, "sched_switch") || !strcmp(tp, "sched_waking"))
+		return M->n_sys;
+	return M->n_cpu;
+}
+
 static double tp_end(uint64_t ts, const char *tp)
 {
-	return (double)ts - (model_hooked(M, tp) ? M->nc_probe : 0);
+	return (double)ts - (model_hooked(M, tp) ? probe_cost(tp) : 0);
 }
 
 /*
@@ -245,17 +253,17 @@ static double tp_end(uint64_t ts, const char *tp)
  */
 static double kp_at(uint64_t ts, const char *sym)
 {
-	return (double)ts + (model_hooked(M, sym) ? M->ftrace_kprobe : 0);
+	return (double)ts + (model_hooked(M, sym) ? M->k_fts : 0);
 }
 
 static double krp_entry(uint64_t ts, const char *sym)
 {
-	return (double)ts + (model_hooked(M, sym) ? M->ftrace_kprobe + M->nc_probe : 0);
+	return (double)ts + (model_hooked(M, sym) ? M->k_thr + M->n_sys : 0);
 }
 
 static double krp_return(uint64_t ts, const char *sym)
 {
-	return (double)ts - (model_hooked(M, sym) ? M->nc_probe : 0);
+	return (double)ts - (model_hooked(M, sym) ? M->n_sys : 0);
 }
 
 /* ---- parsing helpers ---- */
@@ -628,7 +636,7 @@ static void ev_sched_waking(uint64_t ts, const char *args)
 	if (!t->on_rq && t->kind != K_OTHER && !t->waking) {
 		t->waking = 1;
 		/* netcost stamps at the start of its probe: one probe before ftrace */
-		t->waking_t = (double)ts - (model_hooked(M, "sched_waking") ? M->nc_probe : 0);
+		t->waking_t = (double)ts - (model_hooked(M, "sched_waking") ? M->n_sys : 0);
 		t->waking_raw = ts;
 	}
 	t->on_rq = 1;
@@ -696,6 +704,51 @@ static void ev_thread_return(int c, uint64_t ts, const char *sym, int pid)
 	       t->thr_raw, ts, pid, 1);
 }
 
+/* ---- in-run K: a *_cal kprobe event just before its twin ---- */
+
+static void push_k(uint64_t **v, size_t *n, size_t *cap, uint64_t d)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 1024;
+		*v = realloc(*v, *cap * sizeof(**v));
+		if (!*v) {
+			perror("oracle: realloc");
+			exit(2);
+		}
+	}
+	(*v)[(*n)++] = d;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+double median_u64(uint64_t *v, size_t n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_u64);
+	return n % 2 ? (double)v[n / 2] : ((double)v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double stage_median(const struct rhist *h)
+{
+	uint64_t *v = malloc((h->nev + 1) * sizeof(*v));
+	double m;
+	size_t i;
+
+	if (!v)
+		return 0;
+	for (i = 0; i < h->nev; i++)
+		v[i] = h->ev[i].v;
+	m = median_u64(v, h->nev);
+	free(v);
+	return m;
+}
+
 /* ---- the trace text ---- */
 
 /*
@@ -758,7 +811,8 @@ static const char *kprobe_sym(const char *ev)
 int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 {
 	FILE *f = fopen(path, "r");
-	char *line = NULL, *comm, *ev, *args, vec[48], fts_sym[128] = "";
+	char *line = NULL, *comm, *ev, *args, vec[48], fts_sym[128] = "", prev_ev[MAX_CPUS][32];
+	uint64_t prev_ts[MAX_CPUS];
 	size_t cap = 0;
 	ssize_t n;
 	uint64_t ts;
@@ -775,6 +829,8 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 	M = m;
 	R = rs;
 	recording = 0;
+	memset(prev_ev, 0, sizeof(prev_ev));
+	memset(prev_ts, 0, sizeof(prev_ts));
 	for (i = 0; i < m->nhooks; i++)
 		if (!strncmp(m->hooks[i], "finish_task_switch", 18))
 			snprintf(fts_sym, sizeof(fts_sym), "%s", m->hooks[i]);
@@ -801,6 +857,13 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 		rs->events++;
 		if (comm[0] != '<' && !task(pid)->kind)
 			set_comm(pid, comm);
+		if (!strcmp(ev, "fts") && !strcmp(prev_ev[cpu], "fts_cal"))
+			push_k(&rs->k_fts.v, &rs->k_fts.n, &rs->k_fts.cap, ts - prev_ts[cpu]);
+		if ((!strcmp(ev, "irq_forced_thread_fn_e") && !strcmp(prev_ev[cpu], "irq_forced_thread_fn_cal")) ||
+		    (!strcmp(ev, "irq_thread_fn_e") && !strcmp(prev_ev[cpu], "irq_thread_fn_cal")))
+			push_k(&rs->k_thr.v, &rs->k_thr.n, &rs->k_thr.cap, ts - prev_ts[cpu]);
+		snprintf(prev_ev[cpu], sizeof(prev_ev[cpu]), "%s", ev);
+		prev_ts[cpu] = ts;
 
 		if (!strcmp(ev, "irq_handler_entry")) {
 			const char *nm = arg(args, "name");
