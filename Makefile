@@ -30,11 +30,14 @@ help:
 setup:
 	@tests/lab/setup
 
-tools: $(BUILD)/bin/nc-dump-intr $(BUILD)/bin/nc-pty
+LAB_TOOLS := $(patsubst tests/lab/tools/%.c,$(BUILD)/bin/%,$(wildcard tests/lab/tools/*.c))
+
+tools: $(LAB_TOOLS)
 	@$(MAKE) --no-print-directory -C userspace BUILD=$(BUILD)
 
-# guest-side test tools (tests/lab/tools/), put in the lab image
-$(BUILD)/bin/nc-dump-intr: tests/lab/tools/nc-dump-intr.c include/uapi/netcost.h
+# guest-side test tools (tests/lab/tools/), put in the lab image; they
+# speak netlink with libmnl, except nc-pty
+$(BUILD)/bin/nc-%: tests/lab/tools/nc-%.c include/uapi/netcost.h
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -Wall -Wextra -Werror -Iinclude -o $@ $< $$(pkg-config --libs libmnl)
 
