@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "oracle.h"
 
@@ -281,7 +282,9 @@ static void calibrate(const char *dir, struct model *m)
 
 	raw.nhooks = 0;			/* ftrace's own timestamps */
 	raw.record_all = 1;
-	if (replay_trace(path(dir, "trace-a.txt"), &raw, &ra))
+	if (access(path(dir, "trace-a.txt"), R_OK))
+		printf("# %s: no trace-a.txt (phase A): an old recording\n", label);
+	else if (replay_trace(path(dir, "trace-a.txt"), &raw, &ra))
 		die("cannot replay %s", path(dir, "trace-a.txt"));
 	raw.record_all = 0;
 	if (replay_trace(path(dir, "trace.txt"), &raw, &rb))
@@ -296,7 +299,8 @@ static void calibrate(const char *dir, struct model *m)
 	} else {
 		printf("# %s: N (per-CPU frame probe): phase A unusable, N (task table) used\n", label);
 	}
-	printf("# %s: order check: ctx_switch median in ftrace's timestamps %.0f with netcost, %.0f without (netcost's probes lie outside it: expect ~0 difference)\n",
+	if (ra.events)
+		printf("# %s: order check: ctx_switch median in ftrace's timestamps %.0f with netcost, %.0f without (netcost's probes lie outside it: expect ~0 difference)\n",
 	       label, stage_median(&rb.h[0][ST_CTX_SWITCH]), stage_median(&ra.h[0][ST_CTX_SWITCH]));
 	if (rb.k_fts.n >= 100) {
 		k = median_u64(rb.k_fts.v, rb.k_fts.n);
