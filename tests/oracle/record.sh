@@ -131,6 +131,11 @@ insmod /lib/netcost/netcost.ko || die "insmod"
 netcost config set groups all recording on > /dev/null || die "netcost config"
 cal nc_getppid getppid
 cal nc_sendto sendto
+# both on one tracepoint: the tracepoint then iterates its probes (one
+# probe alone is called directly); the difference is that dispatch
+echo 1 > events/raw_syscalls/enable
+cal both_getppid getppid
+echo 0 > events/raw_syscalls/enable
 netcost config set recording off > /dev/null || die "netcost config"
 netcost reset > /dev/null || die "netcost reset"
 
