@@ -240,9 +240,14 @@ static double probe_cost(const char *tp)
 	return M->n_cpu;
 }
 
+/*
+ * An end stamp: netcost's work before it (the call into its probe, its
+ * first test: about its cheapest probe, n_min) is inside both tools'
+ * intervals; only the rest of its probe lies between the two stamps.
+ */
 static double tp_end(uint64_t ts, const char *tp)
 {
-	return (double)ts - (model_hooked(M, tp) ? probe_cost(tp) : 0);
+	return (double)ts - (model_hooked(M, tp) ? probe_cost(tp) - M->n_min : 0);
 }
 
 /*
@@ -263,7 +268,7 @@ static double krp_entry(uint64_t ts, const char *sym)
 
 static double krp_return(uint64_t ts, const char *sym)
 {
-	return (double)ts - (model_hooked(M, sym) ? M->n_sys : 0);
+	return (double)ts - (model_hooked(M, sym) ? M->n_sys - M->n_min : 0);
 }
 
 /* ---- parsing helpers ---- */
@@ -636,7 +641,7 @@ static void ev_sched_waking(uint64_t ts, const char *args)
 	if (!t->on_rq && t->kind != K_OTHER && !t->waking) {
 		t->waking = 1;
 		/* netcost stamps at the start of its probe: one probe before ftrace */
-		t->waking_t = (double)ts - (model_hooked(M, "sched_waking") ? M->n_sys : 0);
+		t->waking_t = (double)ts - (model_hooked(M, "sched_waking") ? M->n_sys - M->n_min : 0);
 		t->waking_raw = ts;
 	}
 	t->on_rq = 1;
