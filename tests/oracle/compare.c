@@ -262,7 +262,11 @@ static void cmp_stage(int cpu, int s, const struct rhist *r, const struct nhist 
 	}
 	if (!r->count && !n->count)
 		ok_mean = 1;
-	if (ok_count && ok_mean) {
+	if (ok_count && ok_mean && s == ST_NAPI_POLL_WORK) {
+		printf("ok - %s: cpu%d %s count %llu = %llu, sum %llu = %llu packets\n", label, cpu,
+		       stage_name[s], (unsigned long long)n->count, (unsigned long long)r->count,
+		       (unsigned long long)n->sum, (unsigned long long)r->sum);
+	} else if (ok_count && ok_mean) {
 		printf("ok - %s: cpu%d %s count %llu = %llu, mean %.0f vs replay %.0f (%s)\n", label, cpu,
 		       stage_name[s], (unsigned long long)n->count, (unsigned long long)r->count,
 		       mn, mr, why);
