@@ -71,6 +71,13 @@ lint: tools
 		$(MAKE) --no-print-directory module-$$k C=2 2>&1 | tee $(BUILD)/lint-$$k.log; \
 		if grep -E 'warning:|error:' $(BUILD)/lint-$$k.log; then echo "lint: $$k not clean" >&2; exit 1; fi; \
 	done; echo "lint: W=1 and sparse clean on $(LAB_KERNELS)"
+	@k=$(firstword $(LAB_KERNELS)); \
+	if $(MAKE) --no-print-directory module KDIR="$(call kdir,$(firstword $(LAB_KERNELS)))" \
+		MODULE_OUT=$(BUILD)/module-selftest/$$k NETCOST_PROBE_SELFTEST=y \
+		> $(BUILD)/lint-selftest.log 2>&1 || \
+	   ! grep -q 'incompatible-pointer-types' $(BUILD)/lint-selftest.log; then \
+		echo "lint: a probe of the wrong type built on $$k: probe_types.c checks nothing" >&2; exit 1; \
+	fi; echo "lint: a probe of the wrong type fails to build ($$k), as it must"
 
 unit: tools
 	@$(MAKE) --no-print-directory -C tests/unit BUILD=$(BUILD)

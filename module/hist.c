@@ -29,25 +29,6 @@ atomic_t nc_generation = ATOMIC_INIT(1);
 u64 nc_reset_ns;		/* ns, ktime_get_ns() */
 u64 nc_reset_cycles;		/* cycles */
 
-/* Which group a stage belongs to: disabled groups record nothing. */
-static const u32 nc_stage_group[__NETCOST_STAGE_MAX] = {
-	[NETCOST_STAGE_HARDIRQ]		= NETCOST_GROUP_IRQ,
-	[NETCOST_STAGE_HARDIRQ_OTHER]	= NETCOST_GROUP_IRQ,
-	[NETCOST_STAGE_SOFTIRQ_NET_RX]	= NETCOST_GROUP_SOFTIRQ,
-	[NETCOST_STAGE_SOFTIRQ_NET_TX]	= NETCOST_GROUP_SOFTIRQ,
-	[NETCOST_STAGE_SOFTIRQ_OTHER]	= NETCOST_GROUP_SOFTIRQ,
-	[NETCOST_STAGE_IRQ_THREAD]	= NETCOST_GROUP_IRQ,
-	[NETCOST_STAGE_NAPI_POLL]	= NETCOST_GROUP_NET,
-	[NETCOST_STAGE_NAPI_POLL_WORK]	= NETCOST_GROUP_NET,
-	[NETCOST_STAGE_RX_SKB]		= NETCOST_GROUP_NET,
-	[NETCOST_STAGE_TX_XMIT]		= NETCOST_GROUP_NET,
-	[NETCOST_STAGE_CTX_SWITCH]	= NETCOST_GROUP_SCHED,
-	[NETCOST_STAGE_WAKEUP_LATENCY]	= NETCOST_GROUP_SCHED,
-	[NETCOST_STAGE_SYSCALL_RX]	= NETCOST_GROUP_SYSCALL,
-	[NETCOST_STAGE_SYSCALL_TX]	= NETCOST_GROUP_SYSCALL,
-	[NETCOST_STAGE_HARDIRQ_VECTORS]	= NETCOST_GROUP_IRQ,
-};
-
 /*
  * What each stage's figures are (INFO and STATS send it): only top-level
  * stages add up to a packet's total; nested ones run inside them.
@@ -71,63 +52,34 @@ const u8 nc_stage_role[__NETCOST_STAGE_MAX] = {
 };
 
 /*
- * Which group a counter belongs to (0: always counted).  A disabled
- * group counts nothing, as it records nothing.
+ * nc_rec_update - fold the configuration (recording, CPU mask, groups)
+ * into each CPU's one word, nc_cpu.rec, which is all a probe reads to
+ * know whether it records: NC_REC_ON plus the groups while this CPU
+ * records, else 0.  Process context, after any change.
  */
-static const u32 nc_ctr_group[__NETCOST_CTR_MAX] = {
-	[NETCOST_CTR_RX_PACKETS]			= NETCOST_GROUP_NET,
-	[NETCOST_CTR_TX_PACKETS]			= NETCOST_GROUP_NET,
-	[NETCOST_CTR_NAPI_BUDGET_EXHAUSTED]		= NETCOST_GROUP_NET,
-	[NETCOST_CTR_NIC_IRQS]				= NETCOST_GROUP_IRQ,
-	[NETCOST_CTR_CTX_SWITCHES]			= NETCOST_GROUP_SCHED,
-	[NETCOST_CTR_CTX_SWITCHES_IRQ_THREAD]		= NETCOST_GROUP_SCHED,
-	[NETCOST_CTR_CTX_SWITCHES_KSOFTIRQD]		= NETCOST_GROUP_SCHED,
-	[NETCOST_CTR_NET_RX_IN_IRQ_EXIT]		= NETCOST_GROUP_SOFTIRQ,
-	[NETCOST_CTR_NET_RX_IN_IRQ_EXIT_CYCLES]		= NETCOST_GROUP_SOFTIRQ,
-	[NETCOST_CTR_NET_RX_IN_KSOFTIRQD]		= NETCOST_GROUP_SOFTIRQ,
-	[NETCOST_CTR_NET_RX_IN_KSOFTIRQD_CYCLES]	= NETCOST_GROUP_SOFTIRQ,
-	[NETCOST_CTR_NET_RX_IN_IRQ_THREAD]		= NETCOST_GROUP_SOFTIRQ,
-	[NETCOST_CTR_NET_RX_IN_IRQ_THREAD_CYCLES]	= NETCOST_GROUP_SOFTIRQ,
-	[NETCOST_CTR_NET_RX_IN_OTHER_IRQ_THREAD]	= NETCOST_GROUP_SOFTIRQ,
-	[NETCOST_CTR_NET_RX_IN_OTHER_IRQ_THREAD_CYCLES]	= NETCOST_GROUP_SOFTIRQ,
-	[NETCOST_CTR_NET_RX_IN_TASK_BH_ENABLE]		= NETCOST_GROUP_SOFTIRQ,
-	[NETCOST_CTR_NET_RX_IN_TASK_BH_ENABLE_CYCLES]	= NETCOST_GROUP_SOFTIRQ,
-};
-
-/* nc_level - the context level of the running probe, for the seqs */
-static inline int nc_level(void)
+void nc_rec_update(void)
 {
-	if (in_nmi())
-		return 3;
-	if (in_hardirq())
-		return 2;
-	if (in_serving_softirq())
-		return 1;
-	return 0;
-}
+	bool on = READ_ONCE(nc_cfg.recording);
+	u32 groups = READ_ONCE(nc_cfg.groups);
+	int cpu;
 
-/* nc_recording - whether this CPU records now (config: on, CPU in mask) */
-static inline bool nc_recording(void)
-{
-	return READ_ONCE(nc_cfg.recording) &&
-	       cpumask_test_cpu(smp_processor_id(), nc_cfg.cpus);
+	for_each_possible_cpu(cpu)
+		WRITE_ONCE(per_cpu(nc_cpu, cpu).rec,
+			   on && cpumask_test_cpu(cpu, nc_cfg.cpus) ?
+			   groups | NC_REC_ON : 0);
 }
 
 /*
- * nc_record - add one event of @value to @stage on this CPU.
- * Called from probes, in any context, with preemption disabled.
+ * __nc_record - add one event of @value to @stage on this CPU, which
+ * records it (nc_record() checked).  Called from probes, in any context,
+ * with preemption disabled.
  */
-void nc_record(enum netcost_stage stage, u64 value)
+void __nc_record(enum netcost_stage stage, u64 value)
 {
-	struct nc_hist __percpu *h;
+	struct nc_hist __percpu *h = nc_hists[stage];
+	int level = interrupt_context_level();
 	u64 old, prev;
-	int level;
 
-	if (!(READ_ONCE(nc_cfg.groups) & nc_stage_group[stage]) || !nc_recording())
-		return;
-
-	h = nc_hists[stage];
-	level = nc_level();
 	this_cpu_inc(h->seq[level]);
 	smp_wmb();	/* seq odd before the data moves */
 	this_cpu_inc(h->buckets[netcost_hist_index(value)]);
@@ -149,16 +101,6 @@ void nc_record(enum netcost_stage stage, u64 value)
 	}
 	smp_wmb();	/* data in place before seq turns even */
 	this_cpu_inc(h->seq[level]);
-}
-
-/* nc_count - add @n to counter @ctr on this CPU */
-void nc_count(enum netcost_counter ctr, u64 n)
-{
-	u32 group = nc_ctr_group[ctr];
-
-	if ((group && !(READ_ONCE(nc_cfg.groups) & group)) || !nc_recording())
-		return;
-	this_cpu_add(nc_ctrs->counters[ctr], n);
 }
 
 /*

@@ -86,8 +86,8 @@ extern const u8 nc_stage_role[__NETCOST_STAGE_MAX];
 int nc_stats_init(void);
 void nc_stats_exit(void);
 void nc_stats_reset(void);
-void nc_record(enum netcost_stage stage, u64 value);
-void nc_count(enum netcost_counter ctr, u64 n);
+void nc_rec_update(void);
+void __nc_record(enum netcost_stage stage, u64 value);
 void nc_stats_copy(int cpu, struct nc_cpu_stats *dst);
 u32 nc_probe_cost(void);
 
@@ -122,7 +122,11 @@ enum nc_softirq_ctx {
 	NC_IN_TASK_BH_ENABLE,
 };
 
+/* nc_cpu.rec: this CPU records (with the NETCOST_GROUP_* bits below) */
+#define NC_REC_ON	BIT(31)
+
 struct nc_cpu {
+	u32 rec;			/* NC_REC_ON | groups, or 0 (nc_rec_update) */
 	u64 hard_total;			/* cycles in hardirq handlers, vectors, NMIs */
 	u64 soft_total;			/* net cycles in softirqs */
 	u64 hardirq_start;		/* cycles, 0 = none open */
@@ -148,6 +152,71 @@ DECLARE_PER_CPU(struct nc_cpu, nc_cpu);
 static inline struct nc_cpu *this_nc_cpu(void)
 {
 	return this_cpu_ptr(&nc_cpu);
+}
+
+/* Which group a stage belongs to: disabled groups record nothing. */
+static const u32 nc_stage_group[__NETCOST_STAGE_MAX] __maybe_unused = {
+	[NETCOST_STAGE_HARDIRQ]		= NETCOST_GROUP_IRQ,
+	[NETCOST_STAGE_HARDIRQ_OTHER]	= NETCOST_GROUP_IRQ,
+	[NETCOST_STAGE_SOFTIRQ_NET_RX]	= NETCOST_GROUP_SOFTIRQ,
+	[NETCOST_STAGE_SOFTIRQ_NET_TX]	= NETCOST_GROUP_SOFTIRQ,
+	[NETCOST_STAGE_SOFTIRQ_OTHER]	= NETCOST_GROUP_SOFTIRQ,
+	[NETCOST_STAGE_IRQ_THREAD]	= NETCOST_GROUP_IRQ,
+	[NETCOST_STAGE_NAPI_POLL]	= NETCOST_GROUP_NET,
+	[NETCOST_STAGE_NAPI_POLL_WORK]	= NETCOST_GROUP_NET,
+	[NETCOST_STAGE_RX_SKB]		= NETCOST_GROUP_NET,
+	[NETCOST_STAGE_TX_XMIT]		= NETCOST_GROUP_NET,
+	[NETCOST_STAGE_CTX_SWITCH]	= NETCOST_GROUP_SCHED,
+	[NETCOST_STAGE_WAKEUP_LATENCY]	= NETCOST_GROUP_SCHED,
+	[NETCOST_STAGE_SYSCALL_RX]	= NETCOST_GROUP_SYSCALL,
+	[NETCOST_STAGE_SYSCALL_TX]	= NETCOST_GROUP_SYSCALL,
+	[NETCOST_STAGE_HARDIRQ_VECTORS]	= NETCOST_GROUP_IRQ,
+};
+
+/*
+ * Which group a counter belongs to; NC_REC_ON: always counted while
+ * recording.  A disabled group counts nothing, as it records nothing.
+ */
+static const u32 nc_ctr_group[__NETCOST_CTR_MAX] __maybe_unused = {
+	[NETCOST_CTR_RX_PACKETS]			= NETCOST_GROUP_NET,
+	[NETCOST_CTR_TX_PACKETS]			= NETCOST_GROUP_NET,
+	[NETCOST_CTR_NAPI_BUDGET_EXHAUSTED]		= NETCOST_GROUP_NET,
+	[NETCOST_CTR_NIC_IRQS]				= NETCOST_GROUP_IRQ,
+	[NETCOST_CTR_CTX_SWITCHES]			= NETCOST_GROUP_SCHED,
+	[NETCOST_CTR_CTX_SWITCHES_IRQ_THREAD]		= NETCOST_GROUP_SCHED,
+	[NETCOST_CTR_CTX_SWITCHES_KSOFTIRQD]		= NETCOST_GROUP_SCHED,
+	[NETCOST_CTR_NET_RX_IN_IRQ_EXIT]		= NETCOST_GROUP_SOFTIRQ,
+	[NETCOST_CTR_NET_RX_IN_IRQ_EXIT_CYCLES]		= NETCOST_GROUP_SOFTIRQ,
+	[NETCOST_CTR_NET_RX_IN_KSOFTIRQD]		= NETCOST_GROUP_SOFTIRQ,
+	[NETCOST_CTR_NET_RX_IN_KSOFTIRQD_CYCLES]	= NETCOST_GROUP_SOFTIRQ,
+	[NETCOST_CTR_NET_RX_IN_IRQ_THREAD]		= NETCOST_GROUP_SOFTIRQ,
+	[NETCOST_CTR_NET_RX_IN_IRQ_THREAD_CYCLES]	= NETCOST_GROUP_SOFTIRQ,
+	[NETCOST_CTR_NET_RX_IN_OTHER_IRQ_THREAD]	= NETCOST_GROUP_SOFTIRQ,
+	[NETCOST_CTR_NET_RX_IN_OTHER_IRQ_THREAD_CYCLES]	= NETCOST_GROUP_SOFTIRQ,
+	[NETCOST_CTR_NET_RX_IN_TASK_BH_ENABLE]		= NETCOST_GROUP_SOFTIRQ,
+	[NETCOST_CTR_NET_RX_IN_TASK_BH_ENABLE_CYCLES]	= NETCOST_GROUP_SOFTIRQ,
+	[NETCOST_CTR_TASK_TABLE_FULL]			= NC_REC_ON,
+	[NETCOST_CTR_PROBE_HITS]			= NC_REC_ON,
+	[NETCOST_CTR_CLAMPED_NEGATIVE]			= NC_REC_ON,
+};
+
+/*
+ * nc_record - add one event of @value to @stage on this CPU, if this CPU
+ * records the stage's group.  The check is inline: a stage's group is
+ * known at compile time, and most probe hits that record nothing stop
+ * at one per-CPU read.
+ */
+static __always_inline void nc_record(enum netcost_stage stage, u64 value)
+{
+	if (this_cpu_read(nc_cpu.rec) & nc_stage_group[stage])
+		__nc_record(stage, value);
+}
+
+/* nc_count - add @n to counter @ctr on this CPU, if it counts it */
+static __always_inline void nc_count(enum netcost_counter ctr, u64 n)
+{
+	if (this_cpu_read(nc_cpu.rec) & nc_ctr_group[ctr])
+		this_cpu_add(nc_ctrs->counters[ctr], n);
 }
 
 static inline u64 nc_now(void)

@@ -312,6 +312,7 @@ static int nc_cmd_config_set(struct sk_buff *skb, struct genl_info *info)
 	nc_irq_config_changed();
 	if (cpus)
 		cpumask_copy(nc_cfg.cpus, cpus);
+	nc_rec_update();
 	if (tb[NETCOST_CFG_A_RECORDING])
 		nc_set_recording(!!nla_get_u8(tb[NETCOST_CFG_A_RECORDING]));
 	err = 0;
@@ -328,6 +329,7 @@ out:
 noinline void nc_set_recording(bool on)
 {
 	WRITE_ONCE(nc_cfg.recording, on);
+	nc_rec_update();
 }
 
 /* ---- STATS dump ---- */

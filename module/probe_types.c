@@ -58,4 +58,8 @@ static void __maybe_unused nc_probe_types(void)
 	NC_CHECK(sched_process_exit, nc_tp_sched_process_exit);
 	NC_CHECK(sys_enter, nc_tp_sys_enter);
 	NC_CHECK(sys_exit, nc_tp_sys_exit);
+#ifdef NC_PROBE_TYPES_SELFTEST
+	/* must not compile: "make lint" proves that the check bites */
+	NC_CHECK(irq_handler_exit, nc_tp_irq_handler_entry);
+#endif
 }

@@ -49,7 +49,11 @@ void nc_tp_sched_switch(void *data, bool preempt, struct task_struct *prev,
 		nc_frames_resume(c, next, &st);
 		nc_task_resume(next, &st);
 	}
-	c->switch_start = st.now;
+	/*
+	 * ctx_switch starts as the probe's last act, so that none of the
+	 * frame work above is in it (interrupts are off: a plain read)
+	 */
+	c->switch_start = nc_now();
 }
 
 int nc_kp_finish_task_switch(struct kprobe *p, struct pt_regs *regs)
