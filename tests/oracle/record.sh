@@ -108,7 +108,7 @@ ftrace_off() {
 sink_start() {
 	rm -f /tmp/sink.ready
 	in-ns netcost-gen sink -q -p 9000 --ready-file /tmp/sink.ready --idle-timeout 5 \
-		> $OUT/sink$1.out 2>&1 &
+		> "$OUT/sink$1.out" 2>&1 &
 	SINK=$!
 	n=100
 	while [ ! -s /tmp/sink.ready ] && [ $n -gt 0 ]; do sleep 0.1; n=$((n - 1)); done
@@ -158,7 +158,7 @@ netcost save $OUT/nc.json || die "netcost save"
 cat /proc/interrupts > $OUT/interrupts.txt
 # network devices and their parent devices: what names a NIC IRQ has
 for sys in /sys /run/ns/sys; do
-	for d in $sys/class/net/*; do
+	for d in "$sys"/class/net/*; do
 		[ -e "$d/device" ] || continue
 		echo "$(basename "$d") $(basename "$(readlink "$d/device")")"
 	done
