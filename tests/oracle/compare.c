@@ -113,6 +113,8 @@ static void load_model(const char *dir, json_t *nc, struct model *m)
 	if (calib_has(cal, "both_getppid"))
 		m->dispatch = (calib(cal, "both_getppid") - calib(cal, "ftrace_tp_getppid") -
 			       calib(cal, "nc_getppid") + calib(cal, "base_getppid")) / 2;
+	if (m->dispatch < 0)
+		m->dispatch = 0;	/* measured -1 to -11: none */
 	/* K: a second ftrace kprobe event on the same address (refined in-run, main) */
 	m->k_fts = m->k_thr = calib(cal, "ftrace_kp2_getppid") - calib(cal, "ftrace_kp1_getppid");
 	m->tsc_khz = (unsigned int)json_integer_value(
