@@ -27,6 +27,13 @@
  *   sys_exit		(struct pt_regs *regs, long ret)
  * A kernel outside the checked range is refused at build time until its
  * headers have been checked and this comment says so.
+ *
+ * 7.3.4 (Debian 7.3.4+deb13, stock and -rt) was checked too: the
+ * prototypes above are unchanged there.  What changed is the context:
+ * 7.3 calls tracepoint probes inside an SRCU-fast read section, not with
+ * preemption disabled, and sys_enter/sys_exit are faultable tracepoints
+ * (rcu_tasks_trace, might_fault()), so a probe must not rely on its
+ * caller for preemption being off.
  */
 #ifndef _NETCOST_COMPAT_H
 #define _NETCOST_COMPAT_H
@@ -37,8 +44,20 @@
 #error "netcost supports Linux 6.1 and later"
 #endif
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0) && \
+	!(LINUX_VERSION_CODE >= KERNEL_VERSION(7, 3, 0) && \
+	  LINUX_VERSION_CODE < KERNEL_VERSION(7, 4, 0))
 #warning "netcost: tracepoint prototypes not checked for this kernel; see compat.h"
+#endif
+
+/*
+ * nr_irqs is hidden since 6.13 ("genirq: Introduce irq_get_nr_irqs()");
+ * the exported getter replaces it.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#define nc_get_nr_irqs()	irq_get_nr_irqs()
+#else
+#define nc_get_nr_irqs()	nr_irqs
 #endif
 
 /*

@@ -265,7 +265,7 @@ int nc_irq_init(void)
 {
 	int err;
 
-	nc_nr_irqs = nr_irqs;
+	nc_nr_irqs = nc_get_nr_irqs();
 	nc_irq_known = bitmap_zalloc(nc_nr_irqs, GFP_KERNEL);
 	nc_irq_nic = bitmap_zalloc(nc_nr_irqs, GFP_KERNEL);
 	nc_cfg.nic_irqs = bitmap_zalloc(nc_nr_irqs, GFP_KERNEL);
