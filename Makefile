@@ -27,7 +27,7 @@ help:
 	@sed -n '2,13s/^# \{0,1\}//p' Makefile
 
 setup:
-	@tests/lab/setup
+	@tests/lab/setup $(LAB_KERNELS)
 
 tools: $(BUILD)/bin/nc-dump-intr $(BUILD)/bin/nc-pty
 	@$(MAKE) --no-print-directory -C userspace BUILD=$(BUILD)
@@ -70,7 +70,7 @@ module:
 lint: tools
 	@for k in $(LAB_KERNELS); do \
 		$(MAKE) --no-print-directory module-$$k C=2 2>&1 | tee $(BUILD)/lint-$$k.log; \
-		if grep -E 'warning:|error:' $(BUILD)/lint-$$k.log; then echo "lint: $$k not clean" >&2; exit 1; fi; \
+		if grep -E 'warning:|error:|not available or not up to date' $(BUILD)/lint-$$k.log; then echo "lint: $$k not clean" >&2; exit 1; fi; \
 	done; echo "lint: W=1 and sparse clean on $(LAB_KERNELS)"
 
 unit: tools
