@@ -54,7 +54,7 @@ modules: $(addprefix module-,$(LAB_KERNELS))
 module-%:
 	@kd="$(call kdir,$*)"; \
 	if [ -z "$$kd" ]; then echo "netcost: lab kernel '$*' is not set up: run 'make setup'" >&2; exit 1; fi; \
-	$(if $(call kroot,$*),tests/lab/buildroot exec $(call kroot,$*) --) \
+	$(if $(call kroot,$*),tests/lab/buildroot exec $(call kroot,$*) --bind $(BUILD) --) \
 	$(MAKE) --no-print-directory module KDIR="$$kd" MODULE_OUT=$(BUILD)/module/$*
 
 # make module KDIR=<headers tree> [MODULE_OUT=dir]
