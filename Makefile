@@ -5,6 +5,7 @@
 #   make check      set up, then unit tests and lab tests on all lab kernels
 #   make module KDIR=/lib/modules/$(uname -r)/build   one module, any kernel
 #   make lint       W=1 and sparse (C=2) for every lab kernel, -Werror tools
+#   make bench-overhead   netcost's cost vs ftrace and bpftrace (bench/README.md)
 #   make dkms-install   install the module with DKMS for a real box
 #   tests/lab/run --kernel 6.1-rt -- 'CMD'   run CMD in a lab kernel
 #
@@ -19,12 +20,12 @@ BUILD := $(CURDIR)/build
 KERNEL_SRC := Kbuild $(wildcard module/*.c module/*.h include/*.h include/uapi/*.h)
 
 .PHONY: all setup tools modules module check unit lab demo lint sparse clean \
-	dkms-install install bench bench-gen help
+	dkms-install install bench bench-gen bench-overhead bench-dump help
 
 all: tools modules
 
 help:
-	@sed -n '2,13s/^# \{0,1\}//p' Makefile
+	@sed -n '2,14s/^# \{0,1\}//p' Makefile
 
 setup:
 	@tests/lab/setup $(LAB_KERNELS)
@@ -102,6 +103,18 @@ demo: setup
 bench: bench-gen
 bench-gen: setup tools
 	@bench/gen-vs-iperf3
+
+# bench/overhead: icount lab boots, one per kernel; BENCH_ARGS e.g.
+# "--rounds 5 --duration 3"; bench-dump: STATS dumps in real -smp 2 and 8 boots
+BENCH_KERNELS ?= 6.1 6.1-rt
+bench-overhead: setup tools $(BUILD)/bin/nc-bench-dump $(addprefix module-,$(BENCH_KERNELS))
+	@bench/overhead --kernels "$(BENCH_KERNELS)" $(BENCH_ARGS)
+bench-dump: setup tools $(BUILD)/bin/nc-bench-dump $(addprefix module-,$(BENCH_KERNELS))
+	@bench/overhead --kernels "$(firstword $(BENCH_KERNELS))" --smp "2 8" $(BENCH_ARGS)
+
+$(BUILD)/bin/nc-bench-dump: bench/overhead-dump.c include/uapi/netcost.h
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -Wall -Wextra -Werror -Iinclude -o $@ $< $$(pkg-config --libs libmnl)
 
 dkms-install:
 	@command -v dkms >/dev/null || { echo "netcost: dkms-install needs dkms (apt-get install dkms)" >&2; exit 1; }

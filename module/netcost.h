@@ -39,6 +39,7 @@ struct nc_config {
 extern struct nc_config nc_cfg;
 extern bool nc_threadirqs;
 extern bool nc_open_read;
+extern unsigned int nc_dump_repeat;
 
 /* ---- per-CPU statistics (hist.c) ---- */
 
