@@ -5,8 +5,8 @@
  * Kbuild force-includes this file into every source file, so that no
  * other file carries a LINUX_VERSION_CODE check.
  *
- * Tested kernels: 6.1.y and 6.12.y, stock and PREEMPT_RT (the lab's
- * Debian kernels).  Every tracepoint probe's prototype is checked by the
+ * Tested kernels: 6.1.y, 6.12.y and 7.3.y, stock and PREEMPT_RT (the
+ * lab's Debian kernels).  Every tracepoint probe's prototype is checked by the
  * compiler against the kernel's own trace/events headers (probe_types.c),
  * so a changed tracepoint fails the build on any kernel.  What the
  * compiler cannot check - kprobe symbols and the semantics of the hooks
@@ -18,6 +18,11 @@
  *
  * Then INFO shows which hooks attached, and the lab's checks (tests/lab)
  * are the way to trust the figures.
+ *
+ * 7.3 changed the context, not the prototypes (but sched_process_exit's):
+ * it calls tracepoint probes inside an SRCU-fast read section, not with
+ * preemption disabled, and sys_enter/sys_exit are faultable tracepoints,
+ * so every probe disables preemption itself (nc_probe_begin()).
  */
 #ifndef _NETCOST_COMPAT_H
 #define _NETCOST_COMPAT_H
@@ -32,8 +37,46 @@
 	(LINUX_VERSION_CODE >= KERNEL_VERSION(a, b, 0) && \
 	 LINUX_VERSION_CODE < KERNEL_VERSION(a, (b) + 1, 0))
 
-#if !NC_KERNEL_IS(6, 1) && !NC_KERNEL_IS(6, 12) && !defined(NC_ALLOW_UNTESTED)
-#error "netcost: this kernel version is untested (tested: 6.1, 6.12); build with NETCOST_ALLOW_UNTESTED=y to try it"
+#if !NC_KERNEL_IS(6, 1) && !NC_KERNEL_IS(6, 12) && !NC_KERNEL_IS(7, 3) && \
+	!defined(NC_ALLOW_UNTESTED)
+#error "netcost: this kernel version is untested (tested: 6.1, 6.12, 7.3); build with NETCOST_ALLOW_UNTESTED=y to try it"
+#endif
+
+/*
+ * sched_process_exit gained a "bool group_dead" argument after 6.12 (7.3
+ * has it); probe_types.c fails the build if this gate is wrong.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#define NC_SCHED_PROCESS_EXIT_ARGS	struct task_struct *p, bool group_dead
+#else
+#define NC_SCHED_PROCESS_EXIT_ARGS	struct task_struct *p
+#endif
+
+/*
+ * NC_TP_GUARD - the first line of every tracepoint probe (a declaration,
+ * or nothing: it carries its own semicolon).  Up to
+ * 6.12 the kernel calls tracepoint probes with preemption disabled; later
+ * kernels (7.3 among them) call them inside an SRCU-fast read section, or
+ * preemptible (faultable sys_enter/sys_exit), so the probe disables
+ * preemption itself, until it returns, for its per-CPU state.
+ * (k/kretprobe handlers always run with preemption disabled.)
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#include <linux/cleanup.h>
+#include <linux/preempt.h>
+#define NC_TP_GUARD()	guard(preempt_notrace)();
+#else
+#define NC_TP_GUARD()
+#endif
+
+/*
+ * nr_irqs is hidden since 6.13 ("genirq: Introduce irq_get_nr_irqs()");
+ * the exported getter replaces it.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#define nc_get_nr_irqs()	irq_get_nr_irqs()
+#else
+#define nc_get_nr_irqs()	nr_irqs
 #endif
 
 /*

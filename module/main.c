@@ -26,6 +26,11 @@ bool nc_open_read;
 module_param_named(open_read, nc_open_read, bool, 0644);
 MODULE_PARM_DESC(open_read, "let users without CAP_NET_ADMIN read timings (a side channel)");
 
+/* test only: bench/overhead times a STATS dump of 64 CPUs on one */
+unsigned int nc_dump_repeat = 1;
+module_param_named(dump_repeat, nc_dump_repeat, uint, 0644);
+MODULE_PARM_DESC(dump_repeat, "benchmarks only: a STATS dump sends each CPU N times (1-256), as CPUs cpu + k * nr_cpu_ids");
+
 /*
  * nc_detect_threadirqs - whether IRQ handlers are force-threaded.  Always
  * on PREEMPT_RT; on stock kernels only with "threadirqs" on the command

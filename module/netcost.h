@@ -39,6 +39,7 @@ struct nc_config {
 extern struct nc_config nc_cfg;
 extern bool nc_threadirqs;
 extern bool nc_open_read;
+extern unsigned int nc_dump_repeat;
 
 /* ---- per-CPU statistics (hist.c) ---- */
 
@@ -353,7 +354,7 @@ void nc_tp_xmit(void *data, struct sk_buff *skb, int rc,
 void nc_tp_sched_switch(void *data, bool preempt, struct task_struct *prev,
 			struct task_struct *next, unsigned int prev_state);
 void nc_tp_sched_waking(void *data, struct task_struct *p);
-void nc_tp_sched_process_exit(void *data, struct task_struct *p);
+void nc_tp_sched_process_exit(void *data, NC_SCHED_PROCESS_EXIT_ARGS);
 void nc_tp_vector_entry(void *data, int vector);
 void nc_tp_vector_exit(void *data, int vector);
 void nc_tp_nmi_handler(void *data, void *handler, s64 delta_ns, int handled);

@@ -342,6 +342,7 @@ noinline void nc_set_recording(bool on)
  */
 struct nc_dump {
 	struct nc_cpu_stats copy;
+	unsigned int rep, repeat;	/* module parameter dump_repeat */
 };
 
 static int nc_stats_start(struct netlink_callback *cb)
@@ -356,6 +357,7 @@ static int nc_stats_start(struct netlink_callback *cb)
 	d = kvzalloc(sizeof(*d), GFP_KERNEL);
 	if (!d)
 		return -ENOMEM;
+	d->repeat = clamp(READ_ONCE(nc_dump_repeat), 1U, 256U);
 	cb->args[0] = -1;
 	cb->args[5] = (long)d;
 	return 0;
@@ -463,7 +465,7 @@ static int nc_counter_put(struct sk_buff *skb, int id, u64 value)
  * -EAGAIN when the message is full, -EMSGSIZE when nothing fitted.
  */
 static int nc_stats_fill(struct sk_buff *skb, struct netlink_callback *cb,
-			 const struct nc_cpu_stats *s)
+			 const struct nc_cpu_stats *s, u32 cpu_id)
 {
 	bool progress = false;
 	void *hdr;
@@ -474,7 +476,7 @@ static int nc_stats_fill(struct sk_buff *skb, struct netlink_callback *cb,
 	if (!hdr)
 		return -EMSGSIZE;
 	genl_dump_check_consistent(cb, hdr);
-	if (nla_put_u32(skb, NETCOST_A_CPU, cb->args[0]))
+	if (nla_put_u32(skb, NETCOST_A_CPU, cpu_id))
 		goto err_cancel;
 
 	for (; cb->args[1] < __NETCOST_STAGE_MAX; cb->args[1]++) {
@@ -514,18 +516,25 @@ static int nc_stats_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	cb->seq = atomic_read(&nc_generation);
 	for (;;) {
 		if (!cb->args[4]) {
-			int cpu = cpumask_next(cb->args[0], cpu_possible_mask);
+			long cpu = cb->args[0];
 
 			if (cpu >= nr_cpu_ids)
 				return skb->len;
+			if (cpu < 0 || ++d->rep >= d->repeat) {
+				cpu = cpumask_next(cpu, cpu_possible_mask);
+				d->rep = 0;
+				cb->args[0] = cpu;
+			}
+			if (cpu >= nr_cpu_ids)
+				return skb->len;
 			nc_stats_copy(cpu, &d->copy);
-			cb->args[0] = cpu;
 			cb->args[1] = 0;
 			cb->args[2] = 0;
 			cb->args[3] = 0;
 			cb->args[4] = 1;
 		}
-		err = nc_stats_fill(skb, cb, &d->copy);
+		err = nc_stats_fill(skb, cb, &d->copy,
+				    cb->args[0] + d->rep * nr_cpu_ids);
 		if (err == -EAGAIN)
 			return skb->len;
 		if (err)

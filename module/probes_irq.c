@@ -106,6 +106,7 @@ void nc_irq_config_changed(void)
 
 void nc_tp_irq_handler_entry(void *data, int irq, struct irqaction *action)
 {
+	NC_TP_GUARD()
 	struct nc_cpu *c = this_nc_cpu();
 	u64 t0 = nc_probe_begin(data);
 	struct nc_stamp st;
@@ -137,6 +138,7 @@ static u64 nc_hard_end(struct nc_cpu *c, u64 start, u64 hard_at_start)
 void nc_tp_irq_handler_exit(void *data, int irq, struct irqaction *action,
 			    int ret)
 {
+	NC_TP_GUARD()
 	struct nc_cpu *c = this_nc_cpu();
 	u64 start = c->hardirq_start;
 	u64 t0, d;
@@ -163,6 +165,7 @@ void nc_tp_irq_handler_exit(void *data, int irq, struct irqaction *action,
  */
 void nc_tp_vector_entry(void *data, int vector)
 {
+	NC_TP_GUARD()
 	struct nc_cpu *c = this_nc_cpu();
 	u64 t0 = nc_probe_begin(data);
 	struct nc_stamp st;
@@ -175,6 +178,7 @@ void nc_tp_vector_entry(void *data, int vector)
 
 void nc_tp_vector_exit(void *data, int vector)
 {
+	NC_TP_GUARD()
 	struct nc_cpu *c = this_nc_cpu();
 	u64 start = c->vector_start;
 	u64 t0, d;
@@ -195,6 +199,7 @@ void nc_tp_vector_exit(void *data, int vector)
  */
 void nc_tp_nmi_handler(void *data, void *handler, s64 delta_ns, int handled)
 {
+	NC_TP_GUARD()
 	u64 t0 = nc_probe_begin(data);
 	u64 d;
 
@@ -232,7 +237,7 @@ int nc_krp_irq_exit_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 /*
  * nc_krp_irq_thread_entry - a threaded handler starts: open the task's
  * IRQ-thread frame.  Returning non-zero skips the return probe, for
- * handlers that are not a NIC's.
+ * handlers that are not a NIC's and for a call nested in an open run.
  */
 int nc_krp_irq_thread_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
@@ -245,7 +250,11 @@ int nc_krp_irq_thread_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	if (!action || !nc_irq_is_nic(action->irq, action->name))
 		goto skip;
 	t = nc_task_get(current);
-	if (!t)
+	/*
+	 * Since 7.x irq_forced_thread_fn() calls irq_thread_fn(): the inner
+	 * call is part of the run the outer one opened, not a run of its own.
+	 */
+	if (!t || (t->frames & NC_FRAME_IRQ_THREAD))
 		goto skip;
 	run->irq = action->irq;
 	nc_probe_end(t0);
@@ -340,7 +349,7 @@ int nc_irq_init(void)
 {
 	int err;
 
-	nc_nr_irqs = nr_irqs;
+	nc_nr_irqs = nc_get_nr_irqs();
 	nc_irq_known = bitmap_zalloc(nc_nr_irqs, GFP_KERNEL);
 	nc_irq_nic = bitmap_zalloc(nc_nr_irqs, GFP_KERNEL);
 	nc_cfg.nic_irqs = bitmap_zalloc(nc_nr_irqs, GFP_KERNEL);

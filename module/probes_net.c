@@ -29,6 +29,7 @@
 void nc_tp_napi_poll(void *data, struct napi_struct *napi, int work,
 		     int budget)
 {
+	NC_TP_GUARD()
 	struct nc_cpu *c = this_nc_cpu();
 	struct nc_stamp st;
 	u64 t0;
@@ -120,6 +121,7 @@ static bool nc_rx_unskip(struct nc_cpu *c)
 
 void nc_tp_rx_entry(void *data, const struct sk_buff *skb)
 {
+	NC_TP_GUARD()
 	struct nc_cpu *c = this_nc_cpu();
 	u64 t0;
 
@@ -132,6 +134,7 @@ void nc_tp_rx_entry(void *data, const struct sk_buff *skb)
 
 void nc_tp_rx_exit(void *data, int ret)
 {
+	NC_TP_GUARD()
 	struct nc_cpu *c = this_nc_cpu();
 	struct nc_stamp st;
 	u64 t0;
@@ -151,6 +154,7 @@ void nc_tp_rx_exit(void *data, int ret)
  */
 void nc_tp_rx_list_entry(void *data, const struct sk_buff *skb)
 {
+	NC_TP_GUARD()
 	struct nc_cpu *c = this_nc_cpu();
 	u64 t0;
 
@@ -168,6 +172,7 @@ void nc_tp_rx_list_entry(void *data, const struct sk_buff *skb)
 
 void nc_tp_rx_list_exit(void *data, int ret)
 {
+	NC_TP_GUARD()
 	struct nc_cpu *c = this_nc_cpu();
 	struct nc_stamp st;
 	u64 t0;
@@ -184,6 +189,7 @@ void nc_tp_rx_list_exit(void *data, int ret)
 void nc_tp_start_xmit(void *data, const struct sk_buff *skb,
 		      const struct net_device *dev)
 {
+	NC_TP_GUARD()
 	struct nc_cpu *c = this_nc_cpu();
 	u64 t0;
 
@@ -197,6 +203,7 @@ void nc_tp_start_xmit(void *data, const struct sk_buff *skb,
 void nc_tp_xmit(void *data, struct sk_buff *skb, int rc,
 		struct net_device *dev, unsigned int skb_len)
 {
+	NC_TP_GUARD()
 	struct nc_cpu *c = this_nc_cpu();
 	struct nc_stamp st;
 	u64 t0;

@@ -27,6 +27,7 @@
 void nc_tp_sched_switch(void *data, bool preempt, struct task_struct *prev,
 			struct task_struct *next, unsigned int prev_state)
 {
+	NC_TP_GUARD()
 	struct nc_cpu *c = this_nc_cpu();
 	u64 t0 = nc_probe_begin(data);
 	enum nc_task_kind kp = nc_task_kind(prev);
@@ -77,6 +78,7 @@ int nc_kp_finish_task_switch(struct kprobe *p, struct pt_regs *regs)
 
 void nc_tp_sched_waking(void *data, struct task_struct *p)
 {
+	NC_TP_GUARD()
 	u64 now = nc_now();
 	struct nc_task *t;
 	u64 t0;
@@ -90,8 +92,9 @@ void nc_tp_sched_waking(void *data, struct task_struct *p)
 	nc_probe_end(t0);
 }
 
-void nc_tp_sched_process_exit(void *data, struct task_struct *p)
+void nc_tp_sched_process_exit(void *data, NC_SCHED_PROCESS_EXIT_ARGS)
 {
+	NC_TP_GUARD()
 	u64 t0 = nc_probe_begin(data);
 
 	nc_task_release(p);

@@ -53,6 +53,7 @@ static enum nc_softirq_ctx nc_softirq_where(const struct nc_cpu *c)
 
 void nc_tp_softirq_entry(void *data, unsigned int vec)
 {
+	NC_TP_GUARD()
 	struct nc_cpu *c = this_nc_cpu();
 	u64 t0 = nc_probe_begin(data);
 	struct nc_stamp st;
@@ -68,6 +69,7 @@ void nc_tp_softirq_entry(void *data, unsigned int vec)
 
 void nc_tp_softirq_exit(void *data, unsigned int vec)
 {
+	NC_TP_GUARD()
 	struct nc_cpu *c = this_nc_cpu();
 	enum netcost_counter where;
 	struct nc_stamp st;

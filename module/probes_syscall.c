@@ -36,6 +36,7 @@ static int nc_sys_stage(long id)
 
 void nc_tp_sys_enter(void *data, struct pt_regs *regs, long id)
 {
+	NC_TP_GUARD()
 	int stage = nc_sys_stage(id);
 	struct nc_stamp st;
 	struct nc_task *t;
@@ -58,6 +59,7 @@ void nc_tp_sys_enter(void *data, struct pt_regs *regs, long id)
 
 void nc_tp_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
+	NC_TP_GUARD()
 	struct nc_stamp st;
 	struct nc_task *t;
 	u64 t0;
