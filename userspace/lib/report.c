@@ -129,12 +129,15 @@ int nc_report_select(struct nc_model *m, const struct nc_report_opts *o)
 
 			if (idx < 0) {
 				char known[1024] = "";
+				int ret;
 
 				for (s = 0; s < m->nr_stages; s++)
 					snprintf(known + strlen(known), sizeof(known) - strlen(known),
 						 "%s%s", s ? "," : "", m->stage[s].name);
+				/* @name points into @list: report, then free */
+				ret = nc_usage_err("no stage '%s' (stages: %s)", name, known);
 				free(list);
-				return nc_usage_err("no stage '%s' (stages: %s)", name, known);
+				return ret;
 			}
 			keep[idx] = true;
 		}

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_report.c - the selection that "dump", "show" and "watch" apply
+ * before they print (--stage, --cpu): a name or CPU the model does not
+ * have is a usage error whose message names it, and the model that is
+ * left is the one asked for.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "report.h"
+#include "snapshot.h"
+#include "synth.h"
+
+/*
+ * bug 1 of issue 11: "--stage nosuch" printed the name from a list it had
+ * already freed.  The message must hold the name the user typed.
+ */
+static void test_stage_nosuch_names_it(void **state)
+{
+	struct nc_model *m = calloc(1, sizeof(*m));
+	struct nc_report_opts o = { .stages = "hardirq,nosuch_stage_with_a_long_name" };
+
+	(void)state;
+	nc_model_init(m);
+	synth_model(m, false, false);
+	nc_err_quiet = true;
+	nc_last_err[0] = '\0';
+	assert_int_equal(nc_report_select(m, &o), NC_EXIT_USAGE);
+	nc_err_quiet = false;
+	if (!strstr(nc_last_err, "no stage 'nosuch_stage_with_a_long_name'"))
+		fail_msg("message: %s", nc_last_err);
+	assert_non_null(strstr(nc_last_err, "hardirq"));
+	nc_model_free(m);
+	free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stage_nosuch_names_it),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
