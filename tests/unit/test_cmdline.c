@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -215,6 +216,56 @@ static int setup(void **state)
 	return 0;
 }
 
+/* copy - @from into @to, byte for byte */
+static void copy(const char *from, const char *to)
+{
+	char buf[65536];
+	FILE *a = fopen(from, "r"), *b = fopen(to, "w");
+	size_t n;
+
+	assert_non_null(a);
+	assert_non_null(b);
+	while ((n = fread(buf, 1, sizeof(buf), a)) > 0)
+		assert_int_equal(fwrite(buf, 1, n, b), n);
+	fclose(a);
+	fclose(b);
+}
+
+/* same_file - whether two files hold the same bytes */
+static bool same_file(const char *x, const char *y)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), "cmp -s '%s' '%s'", x, y);
+	return system(cmd) == 0;
+}
+
+/*
+ * issue 11, bugs 2 and 3: "plot" wrote with fopen(out, "w"): over a
+ * snapshot, through a symlink, and "-o -" made a file named "-".
+ */
+static void test_plot_keeps_files(void **state)
+{
+	struct stat st;
+
+	(void)state;
+	copy(C "stock.json", O "snap-copy.json");
+	assert_int_equal(run("plot " C "rt.json -o " O "snap-copy.json"), 1);
+	assert_true(same_file(C "stock.json", O "snap-copy.json"));
+
+	unlink(O "link.svg");
+	copy(TEST_DIR "/Makefile", O "target.svg");
+	assert_int_equal(symlink("target.svg", O "link.svg"), 0);
+	assert_int_equal(run("plot " C "rt.json -o " O "link.svg"), 1);
+	assert_true(same_file(TEST_DIR "/Makefile", O "target.svg"));
+	assert_int_equal(lstat(O "link.svg", &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+
+	unlink(O "-");
+	assert_int_equal(run("plot " C "rt.json -o -"), 0);
+	assert_int_equal(access(O "-", F_OK), -1);
+}
+
 static void test_table(void **state)
 {
 	(void)state;
@@ -233,6 +284,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_plot_keeps_files),
 		cmocka_unit_test(test_live_without_module),
 	};
 

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stddef.h>
 
+#include "atomic.h"
+
 /* The process exit statuses; every lib function that can fail returns one. */
 enum nc_exit {
 	NC_EXIT_OK		= 0,
@@ -32,6 +34,9 @@ extern bool nc_err_quiet;
 void nc_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void nc_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int nc_usage_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+int nc_output(const char *target, nc_write_fn fn, void *arg);
+bool nc_same_file(const char *a, const char *b);
 
 void *nc_xcalloc(size_t n, size_t size);
 void *nc_xrealloc(void *p, size_t size);

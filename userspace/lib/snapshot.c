@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -321,39 +322,51 @@ void nc_meta_collect(struct nc_meta *meta, const struct nc_info *info,
 	meta->note = nc_xstrdup(note);
 }
 
+/* nc_snapshot_cb - the nc_write_fn of nc_snapshot_save() */
+static int nc_snapshot_cb(FILE *f, void *arg)
+{
+	if (json_dumpf(arg, f, JSON_PRESERVE_ORDER | JSON_INDENT(1)) || fputc('\n', f) == EOF)
+		return -1;
+	return 0;
+}
+
 /*
- * nc_snapshot_save - write @m (with its meta) to @path, through a
- * temporary file and rename(), so that a reader never sees half a file.
- * Returns 0, or NC_EXIT_ERROR after printing why.
+ * nc_snapshot_save - write @m (with its meta) to @path ("-": stdout) with
+ * nc_write_atomic(), so that a reader never sees half a file.  Returns 0,
+ * or NC_EXIT_ERROR after printing why.
  */
 int nc_snapshot_save(const struct nc_model *m, const char *path)
 {
 	json_t *root = nc_snapshot_to_json(m);
-	char *tmp;
-	int ret = NC_EXIT_ERROR;
+	int ret;
 
-	if (asprintf(&tmp, "%s.tmp.%d", path, (int)getpid()) < 0) {
-		nc_err("out of memory");
-		goto err_put_root;
-	}
-	if (json_dump_file(root, tmp, JSON_PRESERVE_ORDER | JSON_INDENT(1))) {
-		nc_err("%s: cannot write: %s", path, strerror(errno));
-		goto err_unlink_tmp;
-	}
-	if (rename(tmp, path)) {
-		nc_err("%s: cannot write: %s", path, strerror(errno));
-		goto err_unlink_tmp;
-	}
-	ret = NC_EXIT_OK;
-	goto out_free_tmp;
-
-err_unlink_tmp:
-	unlink(tmp);
-out_free_tmp:
-	free(tmp);
-err_put_root:
+	ret = nc_output(path, nc_snapshot_cb, root);
 	json_decref(root);
 	return ret;
+}
+
+/*
+ * nc_snapshot_file_is - whether @path is (the start of) a netcost snapshot:
+ * a JSON object that names "tool": "netcost" in its first few KiB.  For
+ * the writers of other formats, which must not replace one by mistake.
+ */
+bool nc_snapshot_file_is(const char *path)
+{
+	char buf[4096];
+	struct stat st;
+	size_t n;
+	FILE *f;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return false;
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return buf[strspn(buf, " \t\r\n")] == '{' &&
+	       (strstr(buf, "\"tool\": \"netcost\"") || strstr(buf, "\"tool\":\"netcost\""));
 }
 
 /* ---- the loader ---- */

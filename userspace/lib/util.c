@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "common.h"
 
@@ -180,4 +181,29 @@ void nc_format_cpulist(const bool *set, unsigned int nbits, char *buf, size_t le
 		else
 			off += snprintf(buf + off, len - off, "%s%u-%u", off ? "," : "", i, j - 1);
 	}
+}
+
+/*
+ * nc_output - nc_write_atomic() for netcost's commands: @target ("-" for
+ * stdout) written by @fn.  Returns 0, or NC_EXIT_ERROR after printing a
+ * message that names @target.
+ */
+int nc_output(const char *target, nc_write_fn fn, void *arg)
+{
+	char err[512];
+
+	if (nc_write_atomic(target, fn, arg, err, sizeof(err))) {
+		nc_err("%s", err);
+		return NC_EXIT_ERROR;
+	}
+	return NC_EXIT_OK;
+}
+
+/* nc_same_file - whether @a and @b name one existing file */
+bool nc_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
 }

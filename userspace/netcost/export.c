@@ -7,12 +7,10 @@
  * every series so that they aggregate; each counter as
  * netcost_<counter>_total{cpu}.  A FILE is replaced atomically.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "hist.h"
 #include "report.h"
@@ -137,42 +135,11 @@ static void nc_prom_write(FILE *f, const struct nc_model *m)
 	}
 }
 
-/*
- * nc_prom_save - write to @path through a temporary file and rename(), as
- * the textfile collector wants.  Returns 0 or NC_EXIT_ERROR.
- */
-static int nc_prom_save(const struct nc_model *m, const char *path)
+/* nc_prom_cb - the nc_write_fn of the export */
+static int nc_prom_cb(FILE *f, void *arg)
 {
-	char *tmp;
-	FILE *f;
-	int ret = NC_EXIT_ERROR;
-
-	if (asprintf(&tmp, "%s.tmp.%d", path, (int)getpid()) < 0) {
-		nc_err("out of memory");
-		return NC_EXIT_ERROR;
-	}
-	f = fopen(tmp, "w");
-	if (!f) {
-		nc_err("%s: %s", tmp, strerror(errno));
-		goto out_free_tmp;
-	}
-	nc_prom_write(f, m);
-	if (ferror(f) | fclose(f)) {
-		nc_err("%s: cannot write: %s", tmp, strerror(errno));
-		goto err_unlink_tmp;
-	}
-	if (rename(tmp, path)) {
-		nc_err("%s: %s", path, strerror(errno));
-		goto err_unlink_tmp;
-	}
-	ret = NC_EXIT_OK;
-	goto out_free_tmp;
-
-err_unlink_tmp:
-	unlink(tmp);
-out_free_tmp:
-	free(tmp);
-	return ret;
+	nc_prom_write(f, arg);
+	return ferror(f) ? -1 : 0;
 }
 
 /* cmd_export - "netcost export --prometheus [FILE] [--snapshot SNAP]" */
@@ -212,12 +179,12 @@ int cmd_export(int argc, char **argv)
 	m = nc_xcalloc(1, sizeof(*m));
 	nc_model_init(m);
 	ret = snap ? nc_snapshot_load(m, snap) : nc_fetch_once(m);
-	if (!ret && out) {
-		ret = nc_prom_save(m, out);
-	} else if (!ret) {
-		nc_prom_write(stdout, m);
-		ret = ferror(stdout) ? NC_EXIT_ERROR : NC_EXIT_OK;
+	if (!ret && out && nc_snapshot_file_is(out)) {
+		nc_err("%s: is a netcost snapshot; refusing to overwrite it with the export", out);
+		ret = NC_EXIT_ERROR;
 	}
+	if (!ret)
+		ret = nc_output(out ? out : "-", nc_prom_cb, m);
 	nc_model_free(m);
 	free(m);
 	return ret;

@@ -5,7 +5,6 @@
  * top-level stage for each snapshot, and for every stage the histograms of
  * A and B overlaid on a log x axis.  Hand-written SVG text, no libraries.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -355,6 +354,20 @@ static int nc_plot_write(FILE *f, struct nc_model **m, const char **names, int n
 	return ferror(f) ? NC_EXIT_ERROR : NC_EXIT_OK;
 }
 
+struct nc_plot_args {
+	struct nc_model **m;
+	const char **names;
+	int n;
+};
+
+/* nc_plot_cb - the nc_write_fn that draws the picture */
+static int nc_plot_cb(FILE *f, void *arg)
+{
+	struct nc_plot_args *pa = arg;
+
+	return nc_plot_write(f, pa->m, pa->names, pa->n);
+}
+
 /* cmd_plot - "netcost plot A [B] -o FILE.svg" */
 int cmd_plot(int argc, char **argv)
 {
@@ -364,8 +377,8 @@ int cmd_plot(int argc, char **argv)
 	};
 	struct nc_model *models = NULL, *m[2];
 	const char *out = NULL, *names[2];
+	struct nc_plot_args pa;
 	int c, i, n, ret = NC_EXIT_OK;
-	FILE *f;
 
 	optind = 0;
 	opterr = 0;
@@ -394,17 +407,22 @@ int cmd_plot(int argc, char **argv)
 	}
 	if (ret)
 		goto out_free;
-	f = fopen(out, "w");
-	if (!f) {
-		nc_err("%s: %s", out, strerror(errno));
+	for (i = 0; i < n; i++)
+		if (nc_same_file(out, names[i])) {
+			nc_err("plot: -o %s is the snapshot being plotted; name the SVG file", out);
+			ret = NC_EXIT_ERROR;
+			goto out_free;
+		}
+	if (nc_snapshot_file_is(out)) {
+		nc_err("%s: is a netcost snapshot; refusing to overwrite it with an SVG (name the SVG file)",
+		       out);
 		ret = NC_EXIT_ERROR;
 		goto out_free;
 	}
-	ret = nc_plot_write(f, m, names, n);
-	if (fclose(f) && !ret) {
-		nc_err("%s: %s", out, strerror(errno));
-		ret = NC_EXIT_ERROR;
-	}
+	pa.m = m;
+	pa.names = names;
+	pa.n = n;
+	ret = nc_output(out, nc_plot_cb, &pa);
 out_free:
 	for (i = 0; i < 2; i++)
 		nc_model_free(&models[i]);

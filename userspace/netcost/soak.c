@@ -168,6 +168,7 @@ int nc_soak_calib(const char *who, bool force, double seconds, const char *path,
 		  FILE *msgs, struct soak_calib *cal, const char **why)
 {
 	int *cpus, n, rc;
+	char err[512];
 
 	*why = NULL;
 	if (force) {
@@ -203,10 +204,8 @@ int nc_soak_calib(const char *who, bool force, double seconds, const char *path,
 		if (cal->spread[i] > 10)
 			nc_warn("%s: CPU %d ran %.0f%% unevenly while calibrating: was the system idle?",
 				who, cal->cpu[i], cal->spread[i]);
-	rc = soak_calib_save(path, cal);
-	if (rc)
-		nc_warn("%s: cannot save the calibration to %s: %s", who, path,
-			strerror(-rc));
+	if (soak_calib_save(path, cal, err, sizeof(err)))
+		nc_warn("%s: cannot save the calibration: %s", who, err);
 	return NC_EXIT_OK;
 }
 
