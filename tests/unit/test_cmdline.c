@@ -179,6 +179,75 @@ static int run(const char *args)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+/*
+ * run_out - netcost with @args, stdout to @out; returns its exit status
+ * and its stderr in @err
+ */
+static int run_out(const char *args, const char *out, char *err, size_t errlen)
+{
+	char *copy = strdup(args), *argv[32], *save = NULL, *tok;
+	int argc = 0, status, pfd[2];
+	ssize_t n;
+	size_t len = 0;
+	pid_t pid;
+
+	argv[argc++] = (char *)NETCOST_BIN;
+	for (tok = strtok_r(copy, " ", &save); tok && argc < 31; tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	assert_int_equal(pipe(pfd), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		int fd = open(out, O_WRONLY);
+
+		dup2(fd, STDOUT_FILENO);
+		dup2(pfd[1], STDERR_FILENO);
+		close(pfd[0]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	while (len + 1 < errlen && (n = read(pfd[0], err + len, errlen - len - 1)) > 0)
+		len += (size_t)n;
+	err[len] = '\0';
+	close(pfd[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	free(copy);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/*
+ * issue 11, bug 4: output into a full device ended with exit 0 (show,
+ * diff) or exit 1 without a word (plot, export).  Each must fail with
+ * exit 1 and say why.
+ */
+static void test_write_errors(void **state)
+{
+	static const char *const args[] = {
+		"show " C "stock.json",
+		"show " C "rt.json -j",
+		"diff " C "stock.json " C "rt.json",
+		"diff " C "stock.json " C "rt.json -j",
+		"export --prometheus --snapshot " C "rt.json",
+		"plot " C "rt.json -o -",
+		"help",
+		"--version",
+	};
+	char err[4096];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(args) / sizeof(args[0]); i++) {
+		int rc = run_out(args[i], "/dev/full", err, sizeof(err));
+
+		if (rc != 1 || !strstr(err, "No space left on device"))
+			fail_msg("netcost %s > /dev/full: exit %d, stderr \"%s\"", args[i], rc, err);
+	}
+	assert_int_equal(run_out("plot " C "rt.json -o /dev/full", "/dev/null", err, sizeof(err)), 1);
+	assert_non_null(strstr(err, "/dev/full"));
+}
+
 static int check(const struct cmdline_case *c, size_t n)
 {
 	int bad = 0;
@@ -285,6 +354,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_plot_keeps_files),
+		cmocka_unit_test(test_write_errors),
 		cmocka_unit_test(test_live_without_module),
 	};
 

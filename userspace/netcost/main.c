@@ -4,6 +4,7 @@
  * and "netcost --version".  Each subcommand lives in the file of its name
  * and returns the process exit status (netcost(8), EXIT STATUS).
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -96,7 +97,27 @@ static int nc_cmd_help(const char *name)
 	return NC_EXIT_OK;
 }
 
-int main(int argc, char **argv)
+/*
+ * nc_close_stdout - flush and close standard output and say when that, or
+ * any write before it, failed (a full disk, a closed pipe): a report that
+ * did not reach its reader must not end in exit 0.  Returns the status.
+ */
+static int nc_close_stdout(int ret)
+{
+	bool bad = ferror(stdout);
+	int err = errno;
+
+	errno = 0;
+	if (fclose(stdout) == EOF || bad) {
+		if (errno)
+			err = errno;
+		nc_err("cannot write to standard output: %s", err ? strerror(err) : "write error");
+		return ret ? ret : NC_EXIT_ERROR;
+	}
+	return ret;
+}
+
+static int nc_main(int argc, char **argv)
 {
 	const struct nc_cmd *cmd;
 
@@ -132,4 +153,9 @@ int main(int argc, char **argv)
 	    !cmd->own_help)
 		return nc_cmd_help(cmd->name);
 	return cmd->fn(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+	return nc_close_stdout(nc_main(argc, argv));
 }
