@@ -113,7 +113,10 @@ static const struct cmdline_case cases[] = {
 	{ 2, "export --prometheus a b" },
 	{ 6, "export --prometheus --snapshot /nonexistent.json" },
 	{ 0, "export --prometheus --snapshot " C "stock.json" },
-	{ 0, "export --prometheus " O "x.prom --snapshot " C "rt.json" },
+	{ 0, "export --prometheus -o " O "x.prom --snapshot " C "rt.json" },
+	{ 0, "export --prometheus --snapshot " C "rt.json -o -" },
+	{ 2, "export --prometheus " O "x.prom --snapshot " C "rt.json" },
+	{ 2, "export --prometheus -o" },
 	/* soak and run answer -h themselves */
 	{ 0, "soak -h" },
 	{ 0, "help soak" },
@@ -335,6 +338,21 @@ static void test_plot_keeps_files(void **state)
 	assert_int_equal(access(O "-", F_OK), -1);
 }
 
+/*
+ * issue 11, bug 5: "export --prometheus FILE" took FILE as its output, so
+ * "export --prometheus rt.json" replaced the snapshot.  The output is
+ * -o FILE; an operand is a usage error and touches nothing.
+ */
+static void test_export_keeps_snapshot(void **state)
+{
+	(void)state;
+	copy(C "rt.json", O "export-snap.json");
+	assert_int_equal(run("export --prometheus " O "export-snap.json"), 2);
+	assert_true(same_file(C "rt.json", O "export-snap.json"));
+	assert_int_equal(run("export --prometheus --snapshot " C "rt.json -o " O "export-snap.json"), 1);
+	assert_true(same_file(C "rt.json", O "export-snap.json"));
+}
+
 static void test_table(void **state)
 {
 	(void)state;
@@ -355,6 +373,7 @@ int main(void)
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_plot_keeps_files),
 		cmocka_unit_test(test_write_errors),
+		cmocka_unit_test(test_export_keeps_snapshot),
 		cmocka_unit_test(test_live_without_module),
 	};
 

@@ -88,7 +88,7 @@ static void test_prometheus(void **state)
 	FILE *f;
 
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "%s export --prometheus " O "t.prom --snapshot " C "rt.json",
+	snprintf(cmd, sizeof(cmd), "%s export --prometheus -o " O "t.prom --snapshot " C "rt.json",
 		 NETCOST_BIN);
 	assert_int_equal(system(cmd), 0);
 	f = fopen(O "t.prom", "r");

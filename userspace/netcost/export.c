@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * export.c - "netcost export --prometheus [FILE] [--snapshot SNAP]": the
+ * export.c - "netcost export --prometheus [--snapshot FILE] [-o FILE]": the
  * statistics in the Prometheus text format, for node_exporter's textfile
  * collector.  Per CPU and stage a histogram in cycles and one in seconds
  * (packets for napi_poll_work), with the same power-of-two "le" bounds in
  * every series so that they aggregate; each counter as
- * netcost_<counter>_total{cpu}.  A FILE is replaced atomically.
+ * netcost_<counter>_total{cpu}.  The output (-o, default stdout) is
+ * written with nc_write_atomic().
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -142,23 +143,27 @@ static int nc_prom_cb(FILE *f, void *arg)
 	return ferror(f) ? -1 : 0;
 }
 
-/* cmd_export - "netcost export --prometheus [FILE] [--snapshot SNAP]" */
+/* cmd_export - "netcost export --prometheus [--snapshot FILE] [-o FILE]" */
 int cmd_export(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "prometheus",	no_argument,		NULL, 'p' },
 		{ "snapshot",	required_argument,	NULL, 's' },
+		{ "output",	required_argument,	NULL, 'o' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *snap = NULL, *out;
+	const char *snap = NULL, *out = NULL;
 	bool prom = false;
 	struct nc_model *m;
 	int c, ret;
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
 		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
 		case 'p':
 			prom = true;
 			break;
@@ -172,9 +177,9 @@ int cmd_export(int argc, char **argv)
 	}
 	if (!prom)
 		return nc_usage_err("export: say which format (--prometheus)");
-	if (argc - optind > 1)
-		return nc_usage_err("export: unexpected argument '%s'", argv[optind + 1]);
-	out = argc > optind ? argv[optind] : NULL;
+	if (argc > optind)
+		return nc_usage_err("export: unexpected argument '%s' (the output is -o FILE, a snapshot to read --snapshot FILE)",
+				    argv[optind]);
 
 	m = nc_xcalloc(1, sizeof(*m));
 	nc_model_init(m);
