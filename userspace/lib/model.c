@@ -92,6 +92,23 @@ void nc_model_free(struct nc_model *m)
 	nc_meta_free(&m->meta);
 }
 
+/*
+ * nc_name_ok - whether @name may name a stage or a counter: [a-z][a-z0-9_]*
+ * and shorter than NC_NAME_LEN.  Names become Prometheus metric names and
+ * label values, JSON keys and table cells: nothing else gets in.
+ */
+bool nc_name_ok(const char *name)
+{
+	const char *p;
+
+	if (!name || *name < 'a' || *name > 'z' || strlen(name) >= NC_NAME_LEN)
+		return false;
+	for (p = name + 1; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
+			return false;
+	return true;
+}
+
 /* nc_model_find_stage - the index of stage @name, or -1 */
 int nc_model_find_stage(const struct nc_model *m, const char *name)
 {
@@ -106,7 +123,7 @@ int nc_model_find_stage(const struct nc_model *m, const char *name)
 /*
  * nc_model_stage - the index of stage @name, added when it is new to the
  * tool (a newer module).  Returns -1 when the name is too long or the
- * table is full.  An unknown stage counts as nested: the tool cannot know
+ * table is full, or not a name (nc_name_ok()).  An unknown stage counts as nested: the tool cannot know
  * what it overlaps, so it stays out of the per-packet total.
  */
 int nc_model_stage(struct nc_model *m, const char *name, uint8_t unit)
@@ -116,7 +133,7 @@ int nc_model_stage(struct nc_model *m, const char *name, uint8_t unit)
 
 	if (i >= 0)
 		return i;
-	if (m->nr_stages >= NC_MAX_STAGES || !*name || strlen(name) >= NC_NAME_LEN)
+	if (m->nr_stages >= NC_MAX_STAGES || !nc_name_ok(name))
 		return -1;
 	i = (int)m->nr_stages++;
 	s = &m->stage[i];
@@ -149,7 +166,7 @@ int nc_model_counter(struct nc_model *m, const char *name)
 
 	if (i >= 0)
 		return i;
-	if (m->nr_counters >= NC_MAX_COUNTERS || !*name || strlen(name) >= NC_NAME_LEN)
+	if (m->nr_counters >= NC_MAX_COUNTERS || !nc_name_ok(name))
 		return -1;
 	i = (int)m->nr_counters++;
 	strcpy(m->counter[i], name);

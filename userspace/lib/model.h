@@ -128,6 +128,7 @@ struct nc_model {
 	struct nc_cpu total;		/* nc_model_sum_total() */
 };
 
+bool nc_name_ok(const char *name);
 void nc_model_init(struct nc_model *m);
 void nc_model_free(struct nc_model *m);
 void nc_model_clear_stats(struct nc_model *m);

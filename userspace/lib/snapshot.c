@@ -664,6 +664,8 @@ static int nc_jstage(struct nc_jctx *j, struct nc_model *m, struct nc_cpu *c,
 
 	if (!json_is_object(obj))
 		return nc_jfail(j, NULL, "expected an object");
+	if (!nc_name_ok(name))
+		return nc_jfail(j, NULL, "not a valid stage name ([a-z][a-z0-9_]*, < 64 characters)");
 	unit = json_object_get(obj, "unit");
 	if (unit) {
 		for (u = 0; json_is_string(unit) && u < ARRAY_SIZE(nc_unit_names); u++)
@@ -725,6 +727,11 @@ static int nc_jcpu(struct nc_jctx *j, struct nc_model *m, struct nc_cpu *c, json
 		int i;
 
 		len = nc_jpush(j, "counters");
+		if (!nc_name_ok(key)) {
+			ret = nc_jfail(j, key, "not a valid counter name ([a-z][a-z0-9_]*, < 64 characters)");
+			nc_jpop(j, len);
+			return ret;
+		}
 		if (!json_is_integer(v) || json_integer_value(v) < 0) {
 			ret = nc_jfail(j, key, "expected an integer >= 0");
 			nc_jpop(j, len);

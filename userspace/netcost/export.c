@@ -32,6 +32,15 @@ static void nc_prom_label(FILE *f, const char *s)
 	}
 }
 
+/* nc_prom_series - 'METRIC_SUFFIX{cpu="N",stage="S"' (escaped), open */
+static void nc_prom_series(FILE *f, const char *metric, const char *suffix,
+			   uint32_t cpu, const char *stage)
+{
+	fprintf(f, "%s%s{cpu=\"%u\",stage=\"", metric, suffix, cpu);
+	nc_prom_label(f, stage);
+	fputc('"', f);
+}
+
 /*
  * nc_prom_hist - one histogram series: cumulative buckets at 2^k - 1 for
  * k = SUB_BITS .. MAX_BITS (the group edges, so the counts are exact),
@@ -49,7 +58,8 @@ static void nc_prom_hist(FILE *f, const char *metric, uint32_t cpu, const char *
 
 		for (; i < NETCOST_HIST_OVERFLOW && netcost_hist_hi(i) <= le; i++)
 			acc += h->buckets[i];
-		fprintf(f, "%s_bucket{cpu=\"%u\",stage=\"%s\",le=\"", metric, cpu, stage);
+		nc_prom_series(f, metric, "_bucket", cpu, stage);
+		fputs(",le=\"", f);
 		if (scale == 1)
 			fprintf(f, "%llu", (unsigned long long)le);
 		else
@@ -57,16 +67,15 @@ static void nc_prom_hist(FILE *f, const char *metric, uint32_t cpu, const char *
 		fprintf(f, "\"} %llu\n", (unsigned long long)acc);
 	}
 	acc = nc_hist_bucket_total(h);
-	fprintf(f, "%s_bucket{cpu=\"%u\",stage=\"%s\",le=\"+Inf\"} %llu\n", metric, cpu, stage,
-		(unsigned long long)acc);
+	nc_prom_series(f, metric, "_bucket", cpu, stage);
+	fprintf(f, ",le=\"+Inf\"} %llu\n", (unsigned long long)acc);
+	nc_prom_series(f, metric, "_sum", cpu, stage);
 	if (scale == 1)
-		fprintf(f, "%s_sum{cpu=\"%u\",stage=\"%s\"} %llu\n", metric, cpu, stage,
-			(unsigned long long)h->sum);
+		fprintf(f, "} %llu\n", (unsigned long long)h->sum);
 	else
-		fprintf(f, "%s_sum{cpu=\"%u\",stage=\"%s\"} %.9g\n", metric, cpu, stage,
-			(double)h->sum * scale);
-	fprintf(f, "%s_count{cpu=\"%u\",stage=\"%s\"} %llu\n", metric, cpu, stage,
-		(unsigned long long)acc);
+		fprintf(f, "} %.9g\n", (double)h->sum * scale);
+	nc_prom_series(f, metric, "_count", cpu, stage);
+	fprintf(f, "} %llu\n", (unsigned long long)acc);
 }
 
 /* nc_prom_family - every CPU's series of the stages in @unit, as @metric */
