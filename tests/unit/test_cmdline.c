@@ -80,6 +80,7 @@ static const struct cmdline_case cases[] = {
 	{ 0, "show " C "rt.json --cpu 1 --stage hardirq,irq_thread" },
 	{ 0, "show " C "small.json --all" },
 	{ 6, "show /nonexistent.json" },
+	{ 6, "show /dev/zero" },
 	{ 6, "show " TEST_DIR "/Makefile" },
 	{ 6, "show " O "bad-schema.json" },
 	/* save */

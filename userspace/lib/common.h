@@ -26,6 +26,7 @@ enum nc_exit {
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define NC_MAX_CPUS	4096
+#define NC_MAX_CPUS_STR	"4096"
 
 /* The text of the last nc_err(), for tests; nc_err_quiet mutes stderr. */
 extern char nc_last_err[512];

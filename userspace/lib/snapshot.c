@@ -652,6 +652,40 @@ static int nc_jbucket(struct nc_jctx *j, json_t *obj, struct nc_hist *h)
 	return 0;
 }
 
+/*
+ * nc_jhist_check - the figures of one histogram agree with each other:
+ * the buckets sum to the count, the mean lies in [min, max], and an empty
+ * histogram has no cycles.  What a probe records always does.
+ */
+static int nc_jhist_check(struct nc_jctx *j, const struct nc_hist *h)
+{
+	uint64_t total = 0;
+	char what[160];
+	unsigned int i;
+
+	for (i = 0; i < NETCOST_HIST_BUCKETS; i++)
+		if (__builtin_add_overflow(total, h->buckets[i], &total))
+			return nc_jfail(j, "buckets", "the counts overflow");
+	if (total != h->count) {
+		snprintf(what, sizeof(what), "sum to %llu, not count %llu",
+			 (unsigned long long)total, (unsigned long long)h->count);
+		return nc_jfail(j, "buckets", what);
+	}
+	if (!h->count) {
+		if (h->sum || h->min || h->max)
+			return nc_jfail(j, "count", "0, but cycles, min or max are not");
+		return 0;
+	}
+	if ((unsigned __int128)h->min * h->count > h->sum ||
+	    (unsigned __int128)h->max * h->count < h->sum) {
+		snprintf(what, sizeof(what), "mean %.3g outside [min %llu, max %llu]",
+			 (double)h->sum / (double)h->count, (unsigned long long)h->min,
+			 (unsigned long long)h->max);
+		return nc_jfail(j, "cycles", what);
+	}
+	return 0;
+}
+
 /* nc_jstage - one member of a "stages" object into @c */
 static int nc_jstage(struct nc_jctx *j, struct nc_model *m, struct nc_cpu *c,
 		     const char *name, json_t *obj)
@@ -700,7 +734,7 @@ static int nc_jstage(struct nc_jctx *j, struct nc_model *m, struct nc_cpu *c,
 		if (ret)
 			return ret;
 	}
-	return 0;
+	return nc_jhist_check(j, h);
 }
 
 /* nc_jcpu - "stages" and "counters" of one CPU object into @c */
@@ -793,6 +827,48 @@ static int nc_jmeta(struct nc_jctx *j, json_t *obj, struct nc_meta *meta)
 }
 
 /*
+ * nc_jsums_check - the totals over CPUs fit a JSON integer (2^63 - 1):
+ * a file that adds up to more cannot be printed, nor be true.
+ */
+static int nc_jsums_check(struct nc_jctx *j, const struct nc_model *m)
+{
+	unsigned int i, s;
+
+	for (s = 0; s < m->nr_stages; s++) {
+		uint64_t count = 0, sum = 0;
+
+		for (i = 0; i < m->nr_cpus; i++) {
+			const struct nc_hist *h = m->cpus[i].stage[s];
+
+			if (!h)
+				continue;
+			if (__builtin_add_overflow(count, h->count, &count) ||
+			    __builtin_add_overflow(sum, h->sum, &sum) ||
+			    count > INT64_MAX || sum > INT64_MAX) {
+				snprintf(j->path, sizeof(j->path), "cpus[%u].stages.%s", i,
+					 m->stage[s].name);
+				return nc_jfail(j, count > INT64_MAX ? "count" : "cycles",
+						"the sum over CPUs overflows");
+			}
+		}
+	}
+	for (s = 0; s < m->nr_counters; s++) {
+		uint64_t sum = 0;
+
+		for (i = 0; i < m->nr_cpus; i++) {
+			if (!m->cpus[i].has_counter[s])
+				continue;
+			if (__builtin_add_overflow(sum, m->cpus[i].counter[s], &sum) ||
+			    sum > INT64_MAX) {
+				snprintf(j->path, sizeof(j->path), "cpus[%u].counters", i);
+				return nc_jfail(j, m->counter[s], "the sum over CPUs overflows");
+			}
+		}
+	}
+	return 0;
+}
+
+/*
  * nc_snapshot_from_json - a parsed snapshot document into @m (inited).
  * @name names the file in messages.  Returns 0, or NC_EXIT_SNAPSHOT after
  * printing what is wrong and where.
@@ -830,6 +906,14 @@ int nc_snapshot_from_json(struct nc_model *m, json_t *root, const char *name)
 	    nc_jinfo(&j, info, &m->info))
 		return NC_EXIT_SNAPSHOT;
 	m->has_meta = true;
+	if (m->meta.nr_cpus > NC_MAX_CPUS)
+		return nc_jfail(&j, "meta.nr_cpus", "more than " NC_MAX_CPUS_STR " CPUs");
+	if (m->info.nr_cpus > NC_MAX_CPUS)
+		return nc_jfail(&j, "info.nr_cpus", "more than " NC_MAX_CPUS_STR " CPUs");
+	if (m->info.nr_cpus_online > NC_MAX_CPUS)
+		return nc_jfail(&j, "info.nr_cpus_online", "more than " NC_MAX_CPUS_STR " CPUs");
+	if (json_array_size(cpus) > NC_MAX_CPUS)
+		return nc_jfail(&j, "cpus", "more than " NC_MAX_CPUS_STR " CPUs");
 
 	json_array_foreach(cpus, i, v) {
 		unsigned int nr = m->nr_cpus;
@@ -851,6 +935,8 @@ int nc_snapshot_from_json(struct nc_model *m, json_t *root, const char *name)
 	}
 	strcpy(j.path, "total");
 	if (nc_jcpu(&j, m, NULL, total))
+		return NC_EXIT_SNAPSHOT;
+	if (nc_jsums_check(&j, m))
 		return NC_EXIT_SNAPSHOT;
 	nc_model_sum_total(m, NULL);
 	return 0;
@@ -892,22 +978,41 @@ int nc_snapshot_load(struct nc_model *m, const char *path)
 	FILE *f = fopen(path, "r");
 	char *buf = NULL;
 	size_t len = 0, cap = 0, n;
+	struct stat st;
 	int ret;
 
 	if (!f) {
 		nc_err("%s: %s", path, strerror(errno));
 		return NC_EXIT_SNAPSHOT;
 	}
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		nc_err("%s: is a directory, not a netcost snapshot", path);
+		fclose(f);
+		return NC_EXIT_SNAPSHOT;
+	}
+	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) && st.st_size > NC_SNAPSHOT_MAX_BYTES) {
+		nc_err("%s: larger than %d MiB: not a netcost snapshot", path,
+		       NC_SNAPSHOT_MAX_BYTES >> 20);
+		fclose(f);
+		return NC_EXIT_SNAPSHOT;
+	}
+	/* a pipe or device has no size: read one byte past the limit at most */
 	do {
 		if (len == cap) {
 			cap = cap ? cap * 2 : 65536;
+			if (cap > NC_SNAPSHOT_MAX_BYTES + 1)
+				cap = NC_SNAPSHOT_MAX_BYTES + 1;
 			buf = nc_xrealloc(buf, cap);
 		}
 		n = fread(buf + len, 1, cap - len, f);
 		len += n;
-	} while (n);
+	} while (n && len <= NC_SNAPSHOT_MAX_BYTES);
 	if (ferror(f)) {
 		nc_err("%s: %s", path, strerror(errno));
+		ret = NC_EXIT_SNAPSHOT;
+	} else if (len > NC_SNAPSHOT_MAX_BYTES) {
+		nc_err("%s: larger than %d MiB: not a netcost snapshot", path,
+		       NC_SNAPSHOT_MAX_BYTES >> 20);
 		ret = NC_EXIT_SNAPSHOT;
 	} else {
 		ret = nc_snapshot_load_buffer(m, buf, len, path);

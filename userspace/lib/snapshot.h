@@ -16,6 +16,7 @@
 #include "model.h"
 
 #define NC_SNAPSHOT_SCHEMA	1
+#define NC_SNAPSHOT_MAX_BYTES	(64 << 20)	/* ~40 kB a busy CPU: ~1600 CPUs */
 
 /* what the stage objects of nc_model_to_json() carry besides the raw data */
 enum nc_json_flags {
