@@ -78,6 +78,8 @@ static const struct cmdline_case cases[] = {
 	{ 0, "show " C "stock.json" },
 	{ 0, "show " C "rt.json -j --per-cpu --ns --all" },
 	{ 0, "show " C "rt.json --cpu 1 --stage hardirq,irq_thread" },
+	{ 2, "show " C "rt.json --cpu 5" },
+	{ 2, "show " C "rt.json --cpu 1-3" },
 	{ 0, "show " C "small.json --all" },
 	{ 6, "show /nonexistent.json" },
 	{ 6, "show /dev/zero" },

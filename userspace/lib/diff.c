@@ -65,9 +65,10 @@ static void nc_diff_stage_fill(struct nc_diff_stage *r, const struct nc_model *a
 	}
 	r->a_ns = r->a >= 0 ? nc_cycles_to_ns(r->a, a->info.tsc_khz) : -1;
 	r->b_ns = r->b >= 0 ? nc_cycles_to_ns(r->b, b->info.tsc_khz) : -1;
+	r->ratio = -1;
 	if (r->a >= 0 && r->b >= 0) {
 		r->delta = r->b - r->a;
-		r->ratio = r->a > 0 ? r->b / r->a : 0;
+		r->ratio = r->a > 0 ? r->b / r->a : -1;
 	}
 	r->p50_a = nc_hist_percentile(ha, 50);
 	r->p50_b = nc_hist_percentile(hb, 50);
@@ -151,7 +152,7 @@ static void nc_diff_loads(struct nc_diff *d)
 
 /*
  * nc_diff_compute - compare snapshot @a with @b into @d.  Returns 0, or
- * NC_EXIT_NO_PACKETS when either counted no packets at all.
+ * NC_EXIT_NO_PACKETS when either counted no rx packets (nothing to divide by).
  */
 int nc_diff_compute(struct nc_diff *d, const struct nc_model *a, const char *name_a,
 		    const struct nc_model *b, const char *name_b)
@@ -167,9 +168,8 @@ int nc_diff_compute(struct nc_diff *d, const struct nc_model *a, const char *nam
 	d->name_a = name_a;
 	d->name_b = name_b;
 	for (i = 0; i < 2; i++) {
-		if (!nc_cpu_counter(m[i], &m[i]->total, "rx_packets") &&
-		    !nc_cpu_counter(m[i], &m[i]->total, "tx_packets")) {
-			nc_err("%s: no packets in the snapshot (rx_packets and tx_packets are 0): nothing to divide by",
+		if (!nc_cpu_counter(m[i], &m[i]->total, "rx_packets")) {
+			nc_err("%s: no rx packets in the snapshot (rx_packets is 0): nothing to divide by",
 			       names[i]);
 			return NC_EXIT_NO_PACKETS;
 		}
@@ -259,9 +259,10 @@ static json_t *nc_diff_json(const struct nc_diff *d)
 						      d->total_a_ns, d->pps_a));
 	json_object_set_new(o, "b", nc_diff_side_json(d->mb, d->name_b, d->total_b,
 						      d->total_b_ns, d->pps_b));
-	json_object_set_new(o, "ratio", json_real(d->total_a > 0 ? d->total_b / d->total_a : 0));
-	json_object_set_new(o, "ratio_ns", json_real(d->total_a_ns > 0 ?
-						     d->total_b_ns / d->total_a_ns : 0));
+	json_object_set_new(o, "ratio", nc_jnum(d->total_a > 0 && d->total_b >= 0 ?
+						d->total_b / d->total_a : -1));
+	json_object_set_new(o, "ratio_ns", nc_jnum(d->total_a_ns > 0 && d->total_b_ns >= 0 ?
+						   d->total_b_ns / d->total_a_ns : -1));
 	for (i = 0; i < d->nr_stages; i++) {
 		const struct nc_diff_stage *r = &d->stage[i];
 		json_t *s = json_object();
@@ -274,9 +275,12 @@ static json_t *nc_diff_json(const struct nc_diff *d)
 		json_object_set_new(s, "b_per_packet", nc_jnum(r->b));
 		json_object_set_new(s, "a_ns_per_packet", nc_jnum(r->unit ? -1 : r->a_ns));
 		json_object_set_new(s, "b_ns_per_packet", nc_jnum(r->unit ? -1 : r->b_ns));
-		json_object_set_new(s, "ratio", json_real(r->ratio));
-		json_object_set_new(s, "delta", json_real(r->delta));
-		json_object_set_new(s, "share", json_real(r->share));
+		json_object_set_new(s, "ratio", nc_jnum(r->ratio));
+		json_object_set_new(s, "delta", r->a >= 0 && r->b >= 0 ? json_real(r->delta) :
+						json_null());
+		json_object_set_new(s, "share", r->a >= 0 && r->b >= 0 && r->role == NC_ROLE_TOP &&
+						r->unit == NETCOST_UNIT_CYCLES ?
+						json_real(r->share) : json_null());
 		json_object_set_new(s, "p50_a", json_real(r->p50_a));
 		json_object_set_new(s, "p50_b", json_real(r->p50_b));
 		json_object_set_new(s, "p99_a", json_real(r->p99_a));
@@ -338,11 +342,14 @@ static void nc_diff_text(FILE *f, const struct nc_diff *d)
 			nested_head = true;
 		}
 		fprintf(f, "%-18s %10s %10s", r->name, nc_fmt(v[0], 32, r->a), nc_fmt(v[1], 32, r->b));
-		if (r->ratio > 0)
+		if (r->ratio >= 0)
 			fprintf(f, " %6.2fx", r->ratio);
 		else
 			fprintf(f, " %7s", "-");
-		fprintf(f, " %+10.0f", r->delta);
+		if (r->a >= 0 && r->b >= 0)
+			fprintf(f, " %+10.0f", r->delta);
+		else
+			fprintf(f, " %10s", "-");
 		if (r->role == NC_ROLE_TOP)
 			fprintf(f, " %6.1f%%", 100 * r->share);
 		else

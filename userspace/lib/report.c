@@ -118,12 +118,15 @@ int nc_report_getopt(int argc, char **argv, struct nc_report_opts *o,
 int nc_report_select(struct nc_model *m, const struct nc_report_opts *o)
 {
 	bool keep[NC_MAX_STAGES] = { false };
-	unsigned int i, s;
+	bool *set = NULL, *have;
+	unsigned int i, s, n;
+	char list[256];
 
+	/* check both lists before the model changes */
 	if (o->stages) {
-		char *list = nc_xstrdup(o->stages), *save = NULL, *name;
+		char *copy = nc_xstrdup(o->stages), *save = NULL, *name;
 
-		for (name = strtok_r(list, ",", &save); name;
+		for (name = strtok_r(copy, ",", &save); name;
 		     name = strtok_r(NULL, ",", &save)) {
 			int idx = nc_model_find_stage(m, name);
 
@@ -134,35 +137,51 @@ int nc_report_select(struct nc_model *m, const struct nc_report_opts *o)
 				for (s = 0; s < m->nr_stages; s++)
 					snprintf(known + strlen(known), sizeof(known) - strlen(known),
 						 "%s%s", s ? "," : "", m->stage[s].name);
-				/* @name points into @list: report, then free */
+				/* @name points into @copy: report, then free */
 				ret = nc_usage_err("no stage '%s' (stages: %s)", name, known);
-				free(list);
+				free(copy);
 				return ret;
 			}
 			keep[idx] = true;
 		}
-		free(list);
+		free(copy);
+	}
+	if (o->cpus) {
+		set = nc_xcalloc(NC_MAX_CPUS, sizeof(*set));
+		have = nc_xcalloc(NC_MAX_CPUS, sizeof(*have));
+		nc_parse_cpulist(o->cpus, set, NC_MAX_CPUS);
+		for (i = 0; i < m->nr_cpus; i++)
+			have[m->cpus[i].cpu] = true;
+		for (i = 0; i < NC_MAX_CPUS; i++) {
+			int ret;
+
+			if (!set[i] || have[i])
+				continue;
+			nc_format_cpulist(have, NC_MAX_CPUS, list, sizeof(list));
+			ret = nc_usage_err("--cpu %s: CPU %u has no statistics here (CPUs: %s)",
+					   o->cpus, i, *list ? list : "none");
+			free(have);
+			free(set);
+			return ret;
+		}
+		free(have);
+	}
+
+	if (o->stages)
 		for (i = 0; i < m->nr_cpus; i++)
 			for (s = 0; s < m->nr_stages; s++)
 				if (!keep[s]) {
 					free(m->cpus[i].stage[s]);
 					m->cpus[i].stage[s] = NULL;
 				}
-	}
-	if (o->cpus) {
-		bool *set = nc_xcalloc(NC_MAX_CPUS, sizeof(*set));
-		unsigned int n = 0;
-
-		nc_parse_cpulist(o->cpus, set, NC_MAX_CPUS);
-		for (i = 0; i < m->nr_cpus; i++) {
-			unsigned int k;
-
+	if (set) {
+		for (i = 0, n = 0; i < m->nr_cpus; i++) {
 			if (set[m->cpus[i].cpu]) {
 				m->cpus[n++] = m->cpus[i];
 				continue;
 			}
-			for (k = 0; k < NC_MAX_STAGES; k++)
-				free(m->cpus[i].stage[k]);
+			for (s = 0; s < NC_MAX_STAGES; s++)
+				free(m->cpus[i].stage[s]);
 		}
 		m->nr_cpus = n;
 		free(set);
