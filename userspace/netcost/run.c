@@ -95,6 +95,7 @@
 
 #include "closure.h"
 #include "report.h"
+#include "result.h"
 #include "runargs.h"
 #include "snapshot.h"
 #include "soak.h"
@@ -1203,7 +1204,8 @@ static int nc_run_finish(struct nc_run *r, const struct nc_argv *gen,
 	struct nc_closure cl;
 	struct nc_model *m;
 	json_t *soak, *packets;
-	int ret;
+	char kept[PATH_MAX + 64];
+	int ret, saved;
 
 	m = nc_xcalloc(1, sizeof(*m));
 	nc_model_init(m);
@@ -1223,9 +1225,11 @@ static int nc_run_finish(struct nc_run *r, const struct nc_argv *gen,
 	m->meta.load = nc_run_load_json(r, gen, sink);
 	m->meta.soak = soak;
 	m->has_meta = true;
-	ret = nc_snapshot_save(m, r->o.out);
-	if (!ret && r->o.json) {
-		json_t *o = json_pack("{s:s, s:f, s:O, s:o, s:O}", "snapshot", r->o.out,
+	/* a failed save must not lose the run: report it all the same */
+	saved = nc_result_save(m, r->o.out, kept, sizeof(kept));
+	if (r->o.json) {
+		json_t *o = json_pack("{s:s?, s:b, s:f, s:O, s:o, s:O}",
+				      "snapshot", *kept ? kept : NULL, "saved", !saved,
 				      "recorded_s", (r->t_end - r->t0) / 1e9,
 				      "calibration", json_object_get(soak, "calibration"),
 				      "packets", packets,
@@ -1234,12 +1238,19 @@ static int nc_run_finish(struct nc_run *r, const struct nc_argv *gen,
 		packets = NULL;
 		ret = nc_json_print(stdout, o, 2);
 		json_decref(o);
-	} else if (!ret) {
+	} else {
 		ret = nc_report_print(stdout, m, &ro);
 		nc_run_print_packets(packets);
 		nc_closure_print(stdout, &cl);
-		printf("snapshot: %s\n", r->o.out);
+		if (!saved)
+			printf("snapshot: %s\n", r->o.out);
+		else if (*kept)
+			printf("snapshot: NOT saved to %s; kept in %s\n", r->o.out, kept);
+		else
+			printf("snapshot: NOT saved to %s, nor kept anywhere\n", r->o.out);
 	}
+	if (saved)
+		ret = saved;
 	json_decref(packets);
 	nc_closure_free(&cl);
 out_free_model:
