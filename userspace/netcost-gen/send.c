@@ -680,7 +680,7 @@ int gen_send(int argc, char **argv)
 	int first_errno = 0, sockbuf;
 	uint64_t khz;
 	double elapsed, cpu_s;
-	bool got = false;
+	bool got = false, refused;
 
 	parse_opts(argc, argv);
 	out = cfg_json ? stderr : stdout;
@@ -754,7 +754,14 @@ int gen_send(int argc, char **argv)
 	if (gen_stop && !got)
 		why = "interrupted";
 
-	if (cfg_rate && !gen_stop && elapsed > 0 && sent < 0.99 * cfg_rate * elapsed)
+	/* refused: an ICMP port unreachable came back, nobody listens */
+	refused = first_errno == ECONNREFUSED ||
+		  (!got && !strcmp(why, "port unreachable: no sink"));
+	if (refused && !got) {
+		why = "no receiver (connection refused: nothing listens on that port)";
+		first_errno = ECONNREFUSED;
+	}
+	if (cfg_rate && !gen_stop && !refused && elapsed > 0 && sent < 0.99 * cfg_rate * elapsed)
 		fprintf(stderr, "netcost-gen send: warning: %.0f pps is %.1f%% short of -r %llu: this sender or path cannot carry it%s\n",
 			sent / elapsed, 100 - 100 * sent / elapsed / cfg_rate,
 			(unsigned long long)cfg_rate,
@@ -768,5 +775,12 @@ int gen_send(int argc, char **argv)
 
 	for (unsigned int i = 0; i < cfg_flows; i++)
 		close(flows[i].fd);
+	/* nothing delivered: the run measured nothing, say so in the status */
+	if ((refused && !got) || (got && !rep.messages)) {
+		fprintf(stderr, "netcost-gen send: no receiver at %s port %u: %s\n", cfg_host,
+			cfg_port, got ? "the sink received no message" :
+			"connection refused, nothing was delivered");
+		return 1;
+	}
 	return 0;
 }

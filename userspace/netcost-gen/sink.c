@@ -209,7 +209,6 @@ static void parse_opts(int argc, char **argv)
 static void open_sockets(void)
 {
 	struct sockaddr_storage ss;
-	int one = 1;
 
 	nfds = cfg_dport_per_flow ? cfg_flows : 1;
 	fds = calloc(nfds, sizeof(*fds));
@@ -223,16 +222,23 @@ static void open_sockets(void)
 		fds[i] = socket(ss.ss_family, SOCK_DGRAM, 0);
 		if (fds[i] < 0)
 			error(1, errno, "socket");
-		setsockopt(fds[i], SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		/*
+		 * No SO_REUSEADDR: for UDP it would let a second sink bind the
+		 * busy port and silently take the traffic from the first.
+		 */
 		if (cfg_sockbuf && setsockopt(fds[i], SOL_SOCKET, SO_RCVBUF,
 					      &cfg_sockbuf, sizeof(int)))
 			error(1, errno, "SO_RCVBUF %d", cfg_sockbuf);
 		/* a blocking recvmmsg() wakes up each tick to look at the clock */
 		if (setsockopt(fds[i], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)))
 			error(1, errno, "SO_RCVTIMEO");
-		if (bind(fds[i], (struct sockaddr *)&ss, alen))
+		if (bind(fds[i], (struct sockaddr *)&ss, alen)) {
+			if (errno == EADDRINUSE)
+				error(1, 0, "port %u in use on %s (another sink, or another program, listens there); choose another with -p",
+				      port, cfg_host ? cfg_host : "any address");
 			error(1, errno, "bind to %s port %u",
 			      cfg_host ? cfg_host : "any", port);
+		}
 		if (!port) {
 			socklen_t len = sizeof(ss);
 
