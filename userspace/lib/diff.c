@@ -247,11 +247,6 @@ static json_t *nc_jnum(double v)
 /* nc_diff_json - the whole diff as one JSON document */
 static json_t *nc_diff_json(const struct nc_diff *d)
 {
-	static const char *const roles[] = {
-		[NC_ROLE_TOP] = "top", [NC_ROLE_NESTED] = "nested",
-		[NC_ROLE_OTHER] = "other", [NC_ROLE_LATENCY] = "latency",
-		[NC_ROLE_COUNT] = "count",
-	};
 	json_t *o = json_object(), *st = json_array(), *ct = json_array(), *w = json_array();
 	unsigned int i;
 
@@ -268,7 +263,7 @@ static json_t *nc_diff_json(const struct nc_diff *d)
 		json_t *s = json_object();
 
 		json_object_set_new(s, "stage", json_string(r->name));
-		json_object_set_new(s, "role", json_string(roles[r->role]));
+		json_object_set_new(s, "role", json_string(nc_role_name(r->role)));
 		json_object_set_new(s, "unit", json_string(r->unit == NETCOST_UNIT_PACKETS ?
 							   "packets" : "cycles"));
 		json_object_set_new(s, "a_per_packet", nc_jnum(r->a));

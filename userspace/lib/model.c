@@ -11,9 +11,11 @@
 #include "netcost_names.h"
 
 /*
- * Where each known stage's cycles belong.  Only the top-level contexts
- * are summed into a packet's total, so that nested stages (NAPI poll
- * inside NET_RX, rx_skb inside the poll) are not counted twice.
+ * Where each known stage's cycles belong, for modules before 0.2.0 and
+ * their snapshots (later ones send NETCOST_STAGE_A_ROLE).  Only the
+ * top-level contexts are summed into a packet's total, so that nested
+ * stages (NAPI poll inside NET_RX, rx_skb inside the poll) are not counted
+ * twice.
  */
 static const enum nc_role nc_stage_roles[] = {
 	[NETCOST_STAGE_HARDIRQ]		= NC_ROLE_TOP,
@@ -32,6 +34,61 @@ static const enum nc_role nc_stage_roles[] = {
 	[NETCOST_STAGE_SYSCALL_TX]	= NC_ROLE_TOP,
 	[NETCOST_STAGE_HARDIRQ_VECTORS]	= NC_ROLE_OTHER,
 };
+_Static_assert(ARRAY_SIZE(nc_stage_roles) == ARRAY_SIZE(netcost_stage_names),
+	       "a role for every stage");
+
+/* nc_role_name - "top", "nested", "other", "waiting", "count" */
+const char *nc_role_name(enum nc_role role)
+{
+	return (unsigned int)role < ARRAY_SIZE(netcost_role_names) ?
+	       netcost_role_names[role] : "nested";
+}
+
+/* nc_role_parse - the role named @name, or -1 */
+int nc_role_parse(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; name && i < ARRAY_SIZE(netcost_role_names); i++)
+		if (!strcmp(name, netcost_role_names[i]))
+			return (int)i;
+	return -1;
+}
+
+/*
+ * nc_model_set_role - stage @stage has role @role, as the module or a file
+ * says.  Returns 0, or -1 for a role this tool does not know (the stage
+ * then keeps the one it has) or one that contradicts what was said before.
+ */
+int nc_model_set_role(struct nc_model *m, unsigned int stage, unsigned int role)
+{
+	struct nc_stage_desc *d = &m->stage[stage];
+
+	if (role >= NC_NR_ROLES)
+		return -1;
+	if (d->role_sent && d->role != (enum nc_role)role)
+		return -1;
+	d->role = (enum nc_role)role;
+	d->role_sent = true;
+	return 0;
+}
+
+/*
+ * nc_model_info_stages - register the stages INFO described, with their
+ * roles, so that a stage with no events yet still has its place and role.
+ */
+void nc_model_info_stages(struct nc_model *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->info.nr_stages; i++) {
+		const struct nc_info_stage *is = &m->info.stage[i];
+		int s = nc_model_stage(m, is->name, is->unit);
+
+		if (s >= 0 && is->role >= 0 && !m->stage[s].role_sent)
+			nc_model_set_role(m, (unsigned int)s, (unsigned int)is->role);
+	}
+}
 
 /* nc_model_init - an empty model that already knows every known stage */
 void nc_model_init(struct nc_model *m)
@@ -130,6 +187,7 @@ int nc_model_stage(struct nc_model *m, const char *name, uint8_t unit)
 {
 	struct nc_stage_desc *s;
 	int i = nc_model_find_stage(m, name);
+	unsigned int k;
 
 	if (i >= 0)
 		return i;
@@ -139,12 +197,14 @@ int nc_model_stage(struct nc_model *m, const char *name, uint8_t unit)
 	s = &m->stage[i];
 	strcpy(s->name, name);
 	s->unit = unit;
-	if (i < (int)ARRAY_SIZE(nc_stage_roles))
-		s->role = nc_stage_roles[i];
-	else
-		s->role = unit == NETCOST_UNIT_PACKETS ? NC_ROLE_COUNT : NC_ROLE_NESTED;
-	s->per_tx = i == NETCOST_STAGE_TX_XMIT || i == NETCOST_STAGE_SYSCALL_TX ||
-		    i == NETCOST_STAGE_SOFTIRQ_NET_TX;
+	s->role = unit == NETCOST_UNIT_PACKETS ? NC_ROLE_COUNT : NC_ROLE_NESTED;
+	for (k = 0; k < ARRAY_SIZE(nc_stage_roles); k++) {
+		if (strcmp(name, netcost_stage_names[k]))
+			continue;
+		s->role = nc_stage_roles[k];
+		s->per_tx = k == NETCOST_STAGE_TX_XMIT || k == NETCOST_STAGE_SYSCALL_TX ||
+			    k == NETCOST_STAGE_SOFTIRQ_NET_TX;
+	}
 	return i;
 }
 

@@ -103,6 +103,10 @@ json_t *nc_info_to_json(const struct nc_info *info)
 	json_object_set_new(o, "now_ns", nc_jint(info->now_ns));
 	json_object_set_new(o, "reset_cycles", nc_jint(info->reset_cycles));
 	json_object_set_new(o, "now_cycles", nc_jint(info->now_cycles));
+	json_object_set_new(o, "task_slots", info->has_task_slots ?
+			    json_integer(info->task_slots) : json_null());
+	json_object_set_new(o, "task_slots_used", info->has_task_slots ?
+			    json_integer(info->task_slots_used) : json_null());
 	json_object_set_new(o, "config", nc_config_to_json(&info->config));
 	for (i = 0; i < info->nr_hooks; i++) {
 		const struct nc_hook *h = &info->hook[i];
@@ -142,6 +146,7 @@ static json_t *nc_stage_to_json(const struct nc_model *m, const struct nc_cpu *c
 	json_object_set_new(o, "max", nc_jint(h->max));
 	json_object_set_new(o, "unit", json_string(m->stage[s].unit < ARRAY_SIZE(nc_unit_names) ?
 						   nc_unit_names[m->stage[s].unit] : "cycles"));
+	json_object_set_new(o, "role", json_string(nc_role_name(m->stage[s].role)));
 	if (flags & NC_JSON_DERIVED) {
 		json_object_set_new(o, "mean", nc_jreal(nc_hist_mean(h)));
 		json_object_set_new(o, "p50", nc_jreal(nc_hist_percentile(h, 50)));
@@ -578,6 +583,21 @@ static int nc_jhook(struct nc_jctx *j, json_t *obj, struct nc_hook *h)
 	return 0;
 }
 
+/* nc_jtask_slots - "task_slots" and "task_slots_used": numbers, or null/absent */
+static int nc_jtask_slots(struct nc_jctx *j, json_t *obj, struct nc_info *info)
+{
+	json_t *a = json_object_get(obj, "task_slots");
+	json_t *b = json_object_get(obj, "task_slots_used");
+
+	if ((!a || json_is_null(a)) && (!b || json_is_null(b)))
+		return 0;
+	if (nc_jget_u32(j, obj, "task_slots", &info->task_slots) ||
+	    nc_jget_u32(j, obj, "task_slots_used", &info->task_slots_used))
+		return NC_EXIT_SNAPSHOT;
+	info->has_task_slots = true;
+	return 0;
+}
+
 /* nc_jinfo - "info" into @info: every key "info -j" prints */
 static int nc_jinfo(struct nc_jctx *j, json_t *obj, struct nc_info *info)
 {
@@ -605,6 +625,8 @@ static int nc_jinfo(struct nc_jctx *j, json_t *obj, struct nc_info *info)
 	      nc_jget(j, obj, "config", JSON_OBJECT, &cfg) ||
 	      nc_jconfig(j, cfg, &info->config) ||
 	      nc_jget(j, obj, "hooks", JSON_ARRAY, &hooks);
+	if (!ret)
+		ret = nc_jtask_slots(j, obj, info);
 	if (!ret && (info->hist_buckets != NETCOST_HIST_BUCKETS ||
 		     info->hist_sub_bits != NETCOST_HIST_SUB_BITS))
 		ret = nc_jfail(j, "hist_sub_bits", "a bucket layout this netcost does not know");
@@ -690,7 +712,7 @@ static int nc_jhist_check(struct nc_jctx *j, const struct nc_hist *h)
 static int nc_jstage(struct nc_jctx *j, struct nc_model *m, struct nc_cpu *c,
 		     const char *name, json_t *obj)
 {
-	json_t *buckets, *unit, *v;
+	json_t *buckets, *unit, *role, *v;
 	uint8_t u = NETCOST_UNIT_CYCLES;
 	struct nc_hist *h;
 	size_t i, len;
@@ -717,6 +739,15 @@ static int nc_jstage(struct nc_jctx *j, struct nc_model *m, struct nc_cpu *c,
 		return nc_jfail(j, NULL, "too many stages, or a bad stage name");
 	if (c->stage[s])
 		return nc_jfail(j, NULL, "stage listed twice");
+	role = json_object_get(obj, "role");
+	if (role) {		/* files before 0.2.0 have none: the built-in table */
+		int r = json_is_string(role) ? nc_role_parse(json_string_value(role)) : -1;
+
+		if (r < 0)
+			return nc_jfail(j, "role", "not top, nested, other, waiting or count");
+		if (nc_model_set_role(m, (unsigned int)s, (unsigned int)r))
+			return nc_jfail(j, "role", "not the role this stage has on another CPU");
+	}
 	h = nc_cpu_hist(c, s);
 	if (nc_jget_u64(j, obj, "count", &h->count) ||
 	    nc_jget_u64(j, obj, "cycles", &h->sum) ||

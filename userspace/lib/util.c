@@ -4,6 +4,7 @@
  * subcommand ("netcost dump --cpu 0-3,8", "netcost config set cpus ...").
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,4 +207,22 @@ bool nc_same_file(const char *a, const char *b)
 
 	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
 	       sa.st_ino == sb.st_ino;
+}
+
+/*
+ * nc_parse_seconds - option @opt's value @arg of subcommand @who as a
+ * positive (or, with @zero_ok, zero) number of seconds; shared with "run".
+ */
+int nc_parse_seconds(const char *who, const char *opt, const char *arg,
+		     bool zero_ok, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(arg, &end);
+	if (errno || end == arg || *end || !isfinite(*v) || *v < 0 ||
+	    (*v == 0 && !zero_ok) || *v > 1e7)
+		return nc_usage_err("%s: %s: '%s' is not a%s number of seconds",
+				    who, opt, arg, zero_ok ? " non-negative" : " positive");
+	return NC_EXIT_OK;
 }

@@ -122,20 +122,6 @@ static void nc_run_on_signal(int sig)
 	nc_run_stop = 1;
 }
 
-struct nc_run_opts {
-	const char *gen;		/* --gen ARGS */
-	const char *sink;		/* --sink ARGS: extra */
-	const char *sink_prefix;	/* --sink-prefix CMD */
-	const char *out;		/* -o FILE */
-	const char *note;
-	const char *calib_file;
-	bool external;
-	bool json;
-	bool calibrate;
-	double duration;
-	double calib_seconds;
-};
-
 /* One process run started: the sink or the sender */
 struct nc_child {
 	const char *role;		/* "sink", "sender" */
@@ -210,114 +196,6 @@ static long long nc_run_proc_irq(void)
 		   &v[3], &v[4], &v[5]);
 	fclose(f);
 	return n == 6 ? (long long)v[5] : -1;
-}
-
-/* nc_run_usage - "netcost run -h" */
-static void nc_run_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: netcost run (--gen 'ARGS' | --external) [--duration S] -o FILE [options]\n"
-		"  --gen 'ARGS'         start 'netcost-gen send ARGS' (and its sink), e.g. '-H 10.0.0.2 -r 38000'\n"
-		"  --sink 'ARGS'        more arguments for 'netcost-gen sink' (port, --flows and\n"
-		"                       --dport-per-flow follow from --gen)\n"
-		"  --sink-prefix 'CMD'  run the sink as CMD netcost-gen sink ... (e.g. 'in-ns')\n"
-		"  --external           no generator: record whatever load runs for --duration\n"
-		"  -d, --duration S     seconds to record (default 10)\n"
-		"  -o, --output FILE    the snapshot (replaced, like 'netcost save')\n"
-		"  --note TEXT          kept in the snapshot\n"
-		"  --calibrate          calibrate the soak again (keep the system idle)\n"
-		"  --calib-seconds S    calibration time (default 3)\n"
-		"  --calib-file PATH    calibration cache (default: see netcost(8))\n"
-		"  -j, --json           the closure and the snapshot path as JSON\n"
-		"netcost-gen is looked for in $NETCOST_GEN, next to netcost, then on PATH.\n");
-}
-
-/* nc_run_parse - the command line into @o; 0 or NC_EXIT_USAGE */
-static int nc_run_parse(int argc, char **argv, struct nc_run_opts *o)
-{
-	enum { OPT_GEN = 256, OPT_SINK, OPT_PREFIX, OPT_EXTERNAL, OPT_NOTE,
-	       OPT_CALIBRATE, OPT_CALIB_SECONDS, OPT_CALIB_FILE };
-	static const struct option lopts[] = {
-		{ "gen", required_argument, NULL, OPT_GEN },
-		{ "sink", required_argument, NULL, OPT_SINK },
-		{ "sink-prefix", required_argument, NULL, OPT_PREFIX },
-		{ "external", no_argument, NULL, OPT_EXTERNAL },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "note", required_argument, NULL, OPT_NOTE },
-		{ "calibrate", no_argument, NULL, OPT_CALIBRATE },
-		{ "calib-seconds", required_argument, NULL, OPT_CALIB_SECONDS },
-		{ "calib-file", required_argument, NULL, OPT_CALIB_FILE },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ }
-	};
-	int c, rc = NC_EXIT_OK;
-
-	optind = 0;
-	opterr = 0;
-	while (rc == NC_EXIT_OK &&
-	       (c = getopt_long(argc, argv, ":d:hjo:", lopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_GEN:
-			o->gen = optarg;
-			break;
-		case OPT_SINK:
-			o->sink = optarg;
-			break;
-		case OPT_PREFIX:
-			o->sink_prefix = optarg;
-			break;
-		case OPT_EXTERNAL:
-			o->external = true;
-			break;
-		case 'd':
-			rc = nc_parse_seconds("run", "--duration", optarg, false,
-					      &o->duration);
-			break;
-		case 'o':
-			o->out = optarg;
-			break;
-		case OPT_NOTE:
-			o->note = optarg;
-			break;
-		case OPT_CALIBRATE:
-			o->calibrate = true;
-			break;
-		case OPT_CALIB_SECONDS:
-			rc = nc_parse_seconds("run", "--calib-seconds", optarg, false,
-					      &o->calib_seconds);
-			if (!rc && o->calib_seconds < 1)
-				rc = nc_usage_err("run: --calib-seconds: at least 1 s");
-			break;
-		case OPT_CALIB_FILE:
-			o->calib_file = optarg;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'h':
-			nc_run_usage(stdout);
-			exit(NC_EXIT_OK);
-		case ':':
-			return nc_usage_err("run: %s needs a value", argv[optind - 1]);
-		default:
-			return nc_usage_err("run: unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (rc)
-		return rc;
-	if (optind < argc)
-		return nc_usage_err("run: unexpected argument '%s'", argv[optind]);
-	if (!o->out)
-		return nc_usage_err("run: -o FILE is required (the snapshot to write)");
-	if (!o->gen == !o->external)
-		return nc_usage_err("run: give one of --gen 'ARGS' and --external");
-	if (o->external && (o->sink || o->sink_prefix))
-		return nc_usage_err("run: --sink and --sink-prefix go with --gen");
-	if (o->duration < 0.5)
-		return nc_usage_err("run: --duration %g: at least 0.5 s", o->duration);
-	return NC_EXIT_OK;
 }
 
 /*
@@ -1311,6 +1189,11 @@ int cmd_run(int argc, char **argv)
 	nc_child_init(&r->child[NC_SENDER], "sender");
 	nc_child_init(&r->self, "netcost run");
 	ret = nc_run_parse(argc, argv, &r->o);
+	if (ret == NC_RUN_HELP) {
+		nc_run_usage(stdout);
+		ret = NC_EXIT_OK;
+		goto out;
+	}
 	if (ret)
 		goto out;
 	r->tty = isatty(STDERR_FILENO);
