@@ -48,7 +48,7 @@ static void small_model(struct nc_model *m)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct nc_model m;
+	static struct nc_model m, out;
 	char *copy, *argv[MAX_ARGS + 1], *p, *end;
 	struct nc_report_opts ro;
 	struct nc_run_opts rn;
@@ -76,7 +76,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 1:
 		if (!nc_report_getopt(argc, argv, &ro, 0, 2, mode == 1)) {
 			small_model(&m);
-			nc_report_select(&m, &ro);
+			if (!nc_report_select(&out, &m, &ro))
+				nc_model_free(&out);
 			nc_model_free(&m);
 		}
 		break;

@@ -24,7 +24,7 @@
  */
 static void test_stage_nosuch_names_it(void **state)
 {
-	struct nc_model *m = calloc(1, sizeof(*m));
+	struct nc_model *m = calloc(1, sizeof(*m)), *out = calloc(1, sizeof(*out));
 	struct nc_report_opts o = { .stages = "hardirq,nosuch_stage_with_a_long_name" };
 
 	(void)state;
@@ -32,12 +32,43 @@ static void test_stage_nosuch_names_it(void **state)
 	synth_model(m, false, false);
 	nc_err_quiet = true;
 	nc_last_err[0] = '\0';
-	assert_int_equal(nc_report_select(m, &o), NC_EXIT_USAGE);
+	assert_int_equal(nc_report_select(out, m, &o), NC_EXIT_USAGE);
 	nc_err_quiet = false;
 	if (!strstr(nc_last_err, "no stage 'nosuch_stage_with_a_long_name'"))
 		fail_msg("message: %s", nc_last_err);
 	assert_non_null(strstr(nc_last_err, "hardirq"));
 	nc_model_free(m);
+	free(m);
+	free(out);
+}
+
+/* filters make a new model: the one they read stays whole */
+static void test_select_leaves_input(void **state)
+{
+	struct nc_model *m = calloc(1, sizeof(*m)), *out = calloc(1, sizeof(*out));
+	struct nc_report_opts o = { .stages = "hardirq,rx_skb", .cpus = "1" };
+	json_t *before, *after;
+	int s;
+
+	(void)state;
+	nc_model_init(m);
+	synth_model(m, true, true);
+	before = nc_snapshot_to_json(m);
+	assert_int_equal(nc_report_select(out, m, &o), 0);
+	after = nc_snapshot_to_json(m);
+	assert_true(json_equal(before, after));
+	assert_int_equal(out->nr_cpus, 1);
+	assert_int_equal(out->cpus[0].cpu, 1);
+	s = nc_model_find_stage(out, "hardirq");
+	assert_non_null(out->total.stage[s]);
+	assert_int_equal(out->total.stage[s]->count, m->cpus[1].stage[s]->count);
+	assert_null(out->total.stage[nc_model_find_stage(out, "syscall_rx")]);
+	assert_string_equal(out->meta.note, m->meta.note);
+	json_decref(before);
+	json_decref(after);
+	nc_model_free(out);
+	nc_model_free(m);
+	free(out);
 	free(m);
 }
 
@@ -45,6 +76,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stage_nosuch_names_it),
+		cmocka_unit_test(test_select_leaves_input),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "closure.h"
+#include "metrics.h"
 
 /*
  * The kernel stages that are CPU work of their own, not nested in another

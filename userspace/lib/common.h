@@ -47,6 +47,7 @@ int nc_parse_cpulist(const char *s, bool *set, unsigned int nbits);
 int nc_parse_u32(const char *s, uint32_t *val);
 int nc_parse_seconds(const char *who, const char *opt, const char *arg,
 		     bool zero_ok, double *v);
+void nc_report_value(char *buf, size_t len, double v);
 void nc_format_cpulist(const bool *set, unsigned int nbits, char *buf, size_t len);
 
 /* cycles -> ns at @tsc_khz; 0 when the rate is unknown */

@@ -14,7 +14,7 @@
 
 #include "diff.h"
 #include "hist.h"
-#include "report.h"
+#include "metrics.h"
 #include "snapshot.h"
 
 /* nc_diff_warn - remember a warning; it goes to stderr and into -j */
@@ -30,14 +30,6 @@ nc_diff_warn(struct nc_diff *d, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* nc_model_seconds - the interval a model covers */
-static double nc_model_seconds(const struct nc_model *m)
-{
-	if (m->info.now_ns <= m->info.reset_ns)
-		return 0;
-	return (double)(m->info.now_ns - m->info.reset_ns) / 1e9;
-}
-
 /* nc_diff_stage_fill - one stage row from A's stage @sa and B's @sb (-1: none) */
 static void nc_diff_stage_fill(struct nc_diff_stage *r, const struct nc_model *a, int sa,
 			       const struct nc_model *b, int sb)
@@ -51,8 +43,10 @@ static void nc_diff_stage_fill(struct nc_diff_stage *r, const struct nc_model *a
 	snprintf(r->name, sizeof(r->name), "%s", desc->name);
 	r->role = desc->role;
 	r->unit = desc->unit;
-	pa = nc_cpu_counter(a, &a->total, desc->per_tx ? "tx_packets" : "rx_packets");
-	pb = nc_cpu_counter(b, &b->total, desc->per_tx ? "tx_packets" : "rx_packets");
+	pa = sa >= 0 ? nc_cpu_packets(a, &a->total, (unsigned int)sa) :
+	     nc_cpu_counter(a, &a->total, desc->per_tx ? "tx_packets" : "rx_packets");
+	pb = sb >= 0 ? nc_cpu_packets(b, &b->total, (unsigned int)sb) :
+	     nc_cpu_counter(b, &b->total, desc->per_tx ? "tx_packets" : "rx_packets");
 	/* a top-level stage counts its own cycles, so that the rows add up */
 	if (desc->role == NC_ROLE_TOP) {
 		r->a = !pa ? -1 : sa < 0 ? 0 :
@@ -174,10 +168,8 @@ int nc_diff_compute(struct nc_diff *d, const struct nc_model *a, const char *nam
 			return NC_EXIT_NO_PACKETS;
 		}
 	}
-	d->pps_a = nc_model_seconds(a) > 0 ?
-		   nc_cpu_counter(a, &a->total, "rx_packets") / nc_model_seconds(a) : 0;
-	d->pps_b = nc_model_seconds(b) > 0 ?
-		   nc_cpu_counter(b, &b->total, "rx_packets") / nc_model_seconds(b) : 0;
+	d->pps_a = fmax(nc_per_s(a, nc_rx_packets(a, &a->total)), 0);
+	d->pps_b = fmax(nc_per_s(b, nc_rx_packets(b, &b->total)), 0);
 
 	for (s = 0; s < a->nr_stages; s++)
 		nc_diff_stage_fill(&d->stage[d->nr_stages++], a, (int)s, b,
@@ -306,7 +298,7 @@ static void nc_diff_heading(FILE *f, const char *tag, const struct nc_model *m,
 {
 	fprintf(f, "%s = %s: %s (%s), %.3f s, %.0f rx pkt/s, TSC %.1f MHz%s%s\n", tag, name,
 		m->info.kernel, nc_preempt_model(m->info.preempt_rt, m->info.threadirqs),
-		nc_model_seconds(m), pps, m->info.tsc_khz / 1000.0,
+		nc_interval_s(m), pps, m->info.tsc_khz / 1000.0,
 		m->meta.note ? ", note: " : "", m->meta.note ? m->meta.note : "");
 }
 

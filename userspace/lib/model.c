@@ -142,6 +142,53 @@ void nc_meta_free(struct nc_meta *meta)
 	memset(meta, 0, sizeof(*meta));
 }
 
+/* nc_meta_copy - @dst (free of its own) = a deep copy of @src */
+static void nc_meta_copy(struct nc_meta *dst, const struct nc_meta *src)
+{
+	*dst = *src;
+	dst->kernel = nc_xstrdup(src->kernel);
+	dst->cmdline = nc_xstrdup(src->cmdline);
+	dst->cpu_model = nc_xstrdup(src->cpu_model);
+	dst->taken_at = nc_xstrdup(src->taken_at);
+	dst->note = nc_xstrdup(src->note);
+	dst->load = json_incref(src->load);
+	dst->soak = json_incref(src->soak);
+}
+
+/*
+ * nc_model_filter - @dst (not inited, or freed) becomes a copy of @src with
+ * only the stages in @keep (NULL: all) and the CPUs in @cpus (indexed by
+ * CPU number, NC_MAX_CPUS long; NULL: all), totalled again.  @src is not
+ * touched: filters make a new model, so that what is read stays whole.
+ */
+void nc_model_filter(struct nc_model *dst, const struct nc_model *src, const bool *keep,
+		     const bool *cpus)
+{
+	unsigned int i, s;
+
+	memcpy(dst, src, sizeof(*dst));
+	dst->cpus = NULL;
+	dst->nr_cpus = 0;
+	memset(&dst->total, 0, sizeof(dst->total));
+	nc_meta_copy(&dst->meta, &src->meta);
+	for (i = 0; i < src->nr_cpus; i++) {
+		const struct nc_cpu *c = &src->cpus[i];
+		struct nc_cpu *d;
+
+		if (cpus && !cpus[c->cpu])
+			continue;
+		d = nc_model_cpu(dst, c->cpu);
+		memcpy(d->counter, c->counter, sizeof(d->counter));
+		memcpy(d->has_counter, c->has_counter, sizeof(d->has_counter));
+		for (s = 0; s < src->nr_stages; s++) {
+			if (!c->stage[s] || (keep && !keep[s]))
+				continue;
+			*nc_cpu_hist(d, s) = *c->stage[s];
+		}
+	}
+	nc_model_sum_total(dst, NULL);
+}
+
 /* nc_model_free - release everything; the model may be inited again */
 void nc_model_free(struct nc_model *m)
 {
@@ -411,47 +458,6 @@ uint64_t nc_cpu_counter(const struct nc_model *m, const struct nc_cpu *c,
 	int i = nc_model_find_counter(m, name);
 
 	return i >= 0 ? c->counter[i] : 0;
-}
-
-/*
- * nc_cpu_packets - the packets that @stage's cost is divided by: tx_packets
- * for the transmit stages (tx_xmit, syscall_tx, softirq_net_tx), rx_packets
- * for every other one.
- */
-uint64_t nc_cpu_packets(const struct nc_model *m, const struct nc_cpu *c,
-			unsigned int stage)
-{
-	return nc_cpu_counter(m, c, m->stage[stage].per_tx ? "tx_packets" : "rx_packets");
-}
-
-/*
- * nc_stage_own_cycles - the cycles of @stage on @c that are its own, for
- * totals: a threaded NIC handler's run (irq_thread) includes the NET_RX
- * softirq it runs at local_bh_enable(), which softirq_net_rx counts too
- * (net_rx_in_irq_thread_cycles says how much), so that part is taken off
- * here and a packet's total counts it once.  Every other stage is already
- * net of what nests in it.
- */
-uint64_t nc_stage_own_cycles(const struct nc_model *m, const struct nc_cpu *c,
-			     unsigned int stage)
-{
-	uint64_t sum, nested;
-
-	if (!c->stage[stage])
-		return 0;
-	sum = c->stage[stage]->sum;
-	if (strcmp(m->stage[stage].name, "irq_thread"))
-		return sum;
-	nested = nc_cpu_counter(m, c, "net_rx_in_irq_thread_cycles");
-	return sum > nested ? sum - nested : 0;
-}
-
-/* nc_model_interval_cycles - get_cycles() elapsed over the interval */
-uint64_t nc_model_interval_cycles(const struct nc_model *m)
-{
-	if (m->info.now_cycles <= m->info.reset_cycles)
-		return 0;
-	return m->info.now_cycles - m->info.reset_cycles;
 }
 
 /* nc_preempt_model - the name printed for the kernel's preemption model */

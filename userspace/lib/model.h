@@ -151,6 +151,8 @@ bool nc_name_ok(const char *name);
 void nc_model_init(struct nc_model *m);
 void nc_model_free(struct nc_model *m);
 void nc_model_clear_stats(struct nc_model *m);
+void nc_model_filter(struct nc_model *dst, const struct nc_model *src, const bool *keep,
+		     const bool *cpus);
 int nc_model_stage(struct nc_model *m, const char *name, uint8_t unit);
 int nc_model_find_stage(const struct nc_model *m, const char *name);
 int nc_model_set_role(struct nc_model *m, unsigned int stage, unsigned int role);
@@ -167,12 +169,7 @@ int nc_model_delta(struct nc_model *d, const struct nc_model *cur,
 
 uint64_t nc_cpu_counter(const struct nc_model *m, const struct nc_cpu *c,
 			const char *name);
-uint64_t nc_cpu_packets(const struct nc_model *m, const struct nc_cpu *c,
-			unsigned int stage);
 void nc_hist_add(struct nc_hist *dst, const struct nc_hist *src);
-uint64_t nc_stage_own_cycles(const struct nc_model *m, const struct nc_cpu *c,
-			     unsigned int stage);
-uint64_t nc_model_interval_cycles(const struct nc_model *m);
 const char *nc_preempt_model(bool preempt_rt, bool threadirqs);
 
 void nc_meta_free(struct nc_meta *meta);

@@ -111,40 +111,43 @@ int nc_report_getopt(int argc, char **argv, struct nc_report_opts *o,
 }
 
 /*
- * nc_report_select - narrow @m to the CPUs of --cpu and the stages of
- * --stage, and total what is left.  A stage name the model does not know
- * is a usage error that lists the ones it does.  Returns 0 or the status.
+ * nc_report_select - @out (not inited) becomes @m narrowed to the CPUs of
+ * --cpu and the stages of --stage, totalled again; @m stays as it is.  A
+ * stage name or CPU the model does not have is a usage error that lists
+ * the ones it does (and @out is left empty).  Returns 0 or the status.
  */
-int nc_report_select(struct nc_model *m, const struct nc_report_opts *o)
+int nc_report_select(struct nc_model *out, const struct nc_model *m,
+		     const struct nc_report_opts *o)
 {
 	bool keep[NC_MAX_STAGES] = { false };
 	bool *set = NULL, *have;
-	unsigned int i, s, n;
+	unsigned int i, s;
 	char list[256];
+	int ret = NC_EXIT_OK;
 
-	/* check both lists before the model changes */
+	memset(out, 0, sizeof(*out));
 	if (o->stages) {
 		char *copy = nc_xstrdup(o->stages), *save = NULL, *name;
 
-		for (name = strtok_r(copy, ",", &save); name;
+		for (name = strtok_r(copy, ",", &save); name && !ret;
 		     name = strtok_r(NULL, ",", &save)) {
 			int idx = nc_model_find_stage(m, name);
 
 			if (idx < 0) {
 				char known[1024] = "";
-				int ret;
 
 				for (s = 0; s < m->nr_stages; s++)
 					snprintf(known + strlen(known), sizeof(known) - strlen(known),
 						 "%s%s", s ? "," : "", m->stage[s].name);
 				/* @name points into @copy: report, then free */
 				ret = nc_usage_err("no stage '%s' (stages: %s)", name, known);
-				free(copy);
-				return ret;
+				break;
 			}
 			keep[idx] = true;
 		}
 		free(copy);
+		if (ret)
+			return ret;
 	}
 	if (o->cpus) {
 		set = nc_xcalloc(NC_MAX_CPUS, sizeof(*set));
@@ -152,41 +155,21 @@ int nc_report_select(struct nc_model *m, const struct nc_report_opts *o)
 		nc_parse_cpulist(o->cpus, set, NC_MAX_CPUS);
 		for (i = 0; i < m->nr_cpus; i++)
 			have[m->cpus[i].cpu] = true;
-		for (i = 0; i < NC_MAX_CPUS; i++) {
-			int ret;
-
+		for (i = 0; i < NC_MAX_CPUS && !ret; i++) {
 			if (!set[i] || have[i])
 				continue;
 			nc_format_cpulist(have, NC_MAX_CPUS, list, sizeof(list));
 			ret = nc_usage_err("--cpu %s: CPU %u has no statistics here (CPUs: %s)",
 					   o->cpus, i, *list ? list : "none");
-			free(have);
+		}
+		free(have);
+		if (ret) {
 			free(set);
 			return ret;
 		}
-		free(have);
 	}
-
-	if (o->stages)
-		for (i = 0; i < m->nr_cpus; i++)
-			for (s = 0; s < m->nr_stages; s++)
-				if (!keep[s]) {
-					free(m->cpus[i].stage[s]);
-					m->cpus[i].stage[s] = NULL;
-				}
-	if (set) {
-		for (i = 0, n = 0; i < m->nr_cpus; i++) {
-			if (set[m->cpus[i].cpu]) {
-				m->cpus[n++] = m->cpus[i];
-				continue;
-			}
-			for (s = 0; s < NC_MAX_STAGES; s++)
-				free(m->cpus[i].stage[s]);
-		}
-		m->nr_cpus = n;
-		free(set);
-	}
-	nc_model_sum_total(m, NULL);
+	nc_model_filter(out, m, o->stages ? keep : NULL, set);
+	free(set);
 	return NC_EXIT_OK;
 }
 
@@ -217,75 +200,6 @@ int nc_opt_json(int argc, char **argv, bool *json, int min_args, int max_args)
 		return nc_usage_err("%s: unexpected argument '%s'", argv[0],
 				    argv[optind + max_args]);
 	return NC_EXIT_OK;
-}
-
-/*
- * nc_report_value - a cycle, ns or packet figure in a few characters:
- * whole above 100, one decimal above 10, two below.
- */
-void nc_report_value(char *buf, size_t len, double v)
-{
-	if (v >= 100)
-		snprintf(buf, len, "%.0f", v);
-	else if (v >= 10)
-		snprintf(buf, len, "%.1f", v);
-	else
-		snprintf(buf, len, "%.2f", v);
-}
-
-/*
- * nc_stage_per_packet - stage @s's units on @c per packet (rx_packets, or
- * tx_packets for the transmit stages) of all CPUs: a packet counted on one
- * CPU often costs cycles on another, and so the CPUs' shares add up to the
- * total.  -1 with no packets.
- */
-double nc_stage_per_packet(const struct nc_model *m, const struct nc_cpu *c,
-			   unsigned int s)
-{
-	uint64_t pkts = nc_cpu_packets(m, &m->total, s);
-
-	if (!pkts || !c->stage[s])
-		return -1;
-	return (double)c->stage[s]->sum / (double)pkts;
-}
-
-/*
- * nc_stage_own_per_packet - the same with the stage's own cycles only
- * (nc_stage_own_cycles()): what it adds to a packet's total.
- */
-double nc_stage_own_per_packet(const struct nc_model *m, const struct nc_cpu *c,
-			       unsigned int s)
-{
-	uint64_t pkts = nc_cpu_packets(m, &m->total, s);
-
-	if (!pkts || !c->stage[s])
-		return -1;
-	return (double)nc_stage_own_cycles(m, c, s) / (double)pkts;
-}
-
-/*
- * nc_top_per_packet - the cycles a packet costs on @c: the sum of the
- * top-level stages' own cycles, since the nested ones are inside them.
- * -1 with no packets.
- */
-double nc_top_per_packet(const struct nc_model *m, const struct nc_cpu *c)
-{
-	double total = 0;
-	bool any = false;
-	unsigned int s;
-
-	for (s = 0; s < m->nr_stages; s++) {
-		double v;
-
-		if (m->stage[s].role != NC_ROLE_TOP || !c->stage[s])
-			continue;
-		v = nc_stage_own_per_packet(m, c, s);
-		if (v < 0)
-			continue;
-		total += v;
-		any = true;
-	}
-	return any ? total : -1;
 }
 
 /* What a report prints a block with: the model and the unit switch */
@@ -585,32 +499,34 @@ static void nc_print_footer(const struct nc_block *b)
 }
 
 /*
- * nc_report_print - the "dump" report of @m (narrowed by --cpu/--stage
- * first) on @f: text, or JSON with -j.  Returns 0 or the exit status.
+ * nc_report_print - the "dump" report of @in (a copy narrowed by --cpu and
+ * --stage: @in is not changed) on @f: text, or JSON with -j.  Returns 0 or
+ * the exit status.
  */
-int nc_report_print(FILE *f, struct nc_model *m, const struct nc_report_opts *o)
+int nc_report_print(FILE *f, const struct nc_model *in, const struct nc_report_opts *o)
 {
+	struct nc_model *m = nc_xcalloc(1, sizeof(*m));
 	struct nc_block b = { .f = f, .m = m, .o = o };
 	unsigned int i;
 	int ret;
 
-	ret = nc_report_select(m, o);
+	ret = nc_report_select(m, in, o);
 	if (ret)
-		return ret;
+		goto out_free;
 	if (o->json) {
 		json_t *root = nc_model_to_json(m, NC_JSON_DERIVED);
 
 		ret = nc_json_print(f, root, o->json_lines ? 0 : 2);
 		json_decref(root);
-		return ret;
+		goto out_free;
 	}
 	if (o->ns && !m->info.tsc_khz) {
 		nc_err("--ns needs the TSC rate, and the module reported none");
-		return NC_EXIT_ERROR;
+		ret = NC_EXIT_ERROR;
+		goto out_free;
 	}
 	b.nr_cpus = nc_recorded_cpus(m);
-	if (m->info.now_ns > m->info.reset_ns)
-		b.interval_s = (double)(m->info.now_ns - m->info.reset_ns) / 1e9;
+	b.interval_s = nc_interval_s(m);
 	nc_print_header(&b);
 	nc_print_block(&b, &m->total);
 	for (i = 0; o->per_cpu && i < m->nr_cpus; i++) {
@@ -620,5 +536,9 @@ int nc_report_print(FILE *f, struct nc_model *m, const struct nc_report_opts *o)
 	}
 	b.nr_cpus = nc_recorded_cpus(m);
 	nc_print_footer(&b);
-	return ferror(f) ? NC_EXIT_ERROR : NC_EXIT_OK;
+	ret = ferror(f) ? NC_EXIT_ERROR : NC_EXIT_OK;
+out_free:
+	nc_model_free(m);
+	free(m);
+	return ret;
 }

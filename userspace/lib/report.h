@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 
+#include "metrics.h"
 #include "model.h"
 
 struct nc_report_opts {
@@ -26,14 +27,9 @@ struct nc_report_opts {
 int nc_report_getopt(int argc, char **argv, struct nc_report_opts *o,
 		     int min_args, int max_args, bool watch);
 int nc_opt_json(int argc, char **argv, bool *json, int min_args, int max_args);
-int nc_report_select(struct nc_model *m, const struct nc_report_opts *o);
-int nc_report_print(FILE *f, struct nc_model *m, const struct nc_report_opts *o);
-void nc_report_value(char *buf, size_t len, double v);
-double nc_stage_per_packet(const struct nc_model *m, const struct nc_cpu *c,
-			   unsigned int s);
-double nc_stage_own_per_packet(const struct nc_model *m, const struct nc_cpu *c,
-			       unsigned int s);
-double nc_top_per_packet(const struct nc_model *m, const struct nc_cpu *c);
+int nc_report_select(struct nc_model *out, const struct nc_model *m,
+		     const struct nc_report_opts *o);
+int nc_report_print(FILE *f, const struct nc_model *m, const struct nc_report_opts *o);
 
 #define NC_REPORT_OPTS_HELP_TEXT \
 	"  -j, --json         print JSON\n" \

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "hist.h"
+#include "metrics.h"
 #include "netcost_names.h"
 #include "snapshot.h"
 

@@ -226,3 +226,17 @@ int nc_parse_seconds(const char *who, const char *opt, const char *arg,
 				    who, opt, arg, zero_ok ? " non-negative" : " positive");
 	return NC_EXIT_OK;
 }
+
+/*
+ * nc_report_value - a cycle, ns or packet figure in a few characters:
+ * whole above 100, one decimal above 10, two below.
+ */
+void nc_report_value(char *buf, size_t len, double v)
+{
+	if (v >= 100)
+		snprintf(buf, len, "%.0f", v);
+	else if (v >= 10)
+		snprintf(buf, len, "%.1f", v);
+	else
+		snprintf(buf, len, "%.2f", v);
+}

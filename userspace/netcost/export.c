@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "hist.h"
-#include "report.h"
+#include "metrics.h"
 #include "snapshot.h"
 #include "stats.h"
 #include "cmds.h"
@@ -113,7 +113,7 @@ static void nc_prom_write(FILE *f, const struct nc_model *m)
 	fprintf(f, "\",preempt=\"%s\"} 1\n", nc_preempt_model(info->preempt_rt, info->threadirqs));
 	fprintf(f, "# HELP netcost_interval_seconds Time the statistics cover (since the last reset).\n"
 		"# TYPE netcost_interval_seconds gauge\nnetcost_interval_seconds %.9g\n",
-		info->now_ns > info->reset_ns ? (double)(info->now_ns - info->reset_ns) / 1e9 : 0);
+		nc_interval_s(m));
 	fprintf(f, "# HELP netcost_tsc_hertz Rate of the cycle counter.\n"
 		"# TYPE netcost_tsc_hertz gauge\nnetcost_tsc_hertz %llu\n",
 		(unsigned long long)info->tsc_khz * 1000);

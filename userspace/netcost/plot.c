@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "hist.h"
-#include "report.h"
+#include "metrics.h"
 #include "snapshot.h"
 #include "cmds.h"
 
@@ -74,16 +74,14 @@ static void nc_si(char *buf, size_t len, double v)
 static void nc_side_label(FILE *f, const struct nc_model *m, const char *tag,
 			  const char *file)
 {
-	double secs = m->info.now_ns > m->info.reset_ns ?
-		      (double)(m->info.now_ns - m->info.reset_ns) / 1e9 : 0;
-	uint64_t rx = nc_cpu_counter(m, &m->total, "rx_packets");
+	double pps = nc_per_s(m, nc_rx_packets(m, &m->total));
 
 	fprintf(f, "%s = ", tag);
 	nc_xml(f, file);
 	fputs(": ", f);
 	nc_xml(f, m->info.kernel);
 	fprintf(f, " (%s), %.0f rx pkt/s", nc_preempt_model(m->info.preempt_rt, m->info.threadirqs),
-		secs > 0 ? (double)rx / secs : 0);
+		pps > 0 ? pps : 0);
 	if (m->meta.note) {
 		fputs(", ", f);
 		nc_xml(f, m->meta.note);
@@ -123,7 +121,7 @@ static int nc_plot_bars(FILE *f, struct nc_model **m, int n, int y)
 		for (s = 0; s < m[i]->nr_stages; s++) {
 			double v = nc_stage_own_per_packet(m[i], &m[i]->total, s), w;
 
-			if (m[i]->stage[s].role != NC_ROLE_TOP || v <= 0)
+			if (!nc_stage_in_total(m[i], s) || v <= 0)
 				continue;
 			w = v / max * BAR_W;
 			fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\">"
@@ -167,7 +165,7 @@ static int nc_plot_bars(FILE *f, struct nc_model **m, int n, int y)
 		for (i = 0; i < n; i++) {
 			int k = nc_model_find_stage(m[i], m[0]->stage[s].name);
 
-			any = any || (k >= 0 && m[i]->stage[k].role == NC_ROLE_TOP &&
+			any = any || (k >= 0 && nc_stage_in_total(m[i], (unsigned int)k) &&
 				      nc_stage_own_per_packet(m[i], &m[i]->total, k) > 0);
 		}
 		if (!any)
