@@ -356,6 +356,27 @@ static void test_export_keeps_snapshot(void **state)
 	assert_true(same_file(C "rt.json", O "export-snap.json"));
 }
 
+/* issue 11: a usage error points to the help of its command */
+static void test_usage_points_to_help(void **state)
+{
+	static const char *const args[][2] = {
+		{ "show a b", "Try 'netcost help show'" },
+		{ "diff a", "Try 'netcost help diff'" },
+		{ "export --prometheus x", "Try 'netcost help export'" },
+		{ "run --external", "Try 'netcost help run'" },
+		{ "help nosuch", "Try 'netcost help'" },
+	};
+	char err[4096];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(args) / sizeof(args[0]); i++) {
+		assert_int_equal(run_out(args[i][0], "/dev/null", err, sizeof(err)), 2);
+		if (!strstr(err, args[i][1]))
+			fail_msg("netcost %s: stderr \"%s\" lacks \"%s\"", args[i][0], err, args[i][1]);
+	}
+}
+
 static void test_table(void **state)
 {
 	(void)state;
@@ -377,6 +398,7 @@ int main(void)
 		cmocka_unit_test(test_plot_keeps_files),
 		cmocka_unit_test(test_write_errors),
 		cmocka_unit_test(test_export_keeps_snapshot),
+		cmocka_unit_test(test_usage_points_to_help),
 		cmocka_unit_test(test_live_without_module),
 	};
 

@@ -72,11 +72,35 @@ static void test_select_leaves_input(void **state)
 	free(m);
 }
 
+/* issue 11: "show" prints the snapshot's note, time, kernel and CPU model */
+static void test_show_prints_meta(void **state)
+{
+	struct nc_model *m = calloc(1, sizeof(*m));
+	struct nc_report_opts o = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	nc_model_init(m);
+	synth_model(m, true, true);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(nc_report_print(f, m, &o), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "kernel 6.1.0-57-rt-amd64 (PREEMPT_RT)"));
+	assert_non_null(strstr(buf, "snapshot: taken 2024-05-01T12:00:00Z, CPU QEMU Virtual CPU version 2.5+\n"));
+	assert_non_null(strstr(buf, "note: rt, 38k pps\n"));
+	free(buf);
+	nc_model_free(m);
+	free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stage_nosuch_names_it),
 		cmocka_unit_test(test_select_leaves_input),
+		cmocka_unit_test(test_show_prints_meta),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -31,6 +31,8 @@ enum nc_exit {
 /* The text of the last nc_err(), for tests; nc_err_quiet mutes stderr. */
 extern char nc_last_err[512];
 extern bool nc_err_quiet;
+/* the subcommand running, for "Try 'netcost help CMD'"; NULL: none */
+extern const char *nc_cmd_name;
 
 void nc_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void nc_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

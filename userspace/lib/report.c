@@ -485,6 +485,16 @@ static void nc_print_header(const struct nc_block *b)
 		nc_preempt_model(info->preempt_rt, info->threadirqs),
 		*cpus ? cpus : "none", *info->config.cpus ? info->config.cpus : "?",
 		b->interval_s, info->tsc_khz / 1000.0);
+	if (!b->m->has_meta)
+		return;
+	/* a snapshot: where and when it was taken, and what for */
+	fprintf(b->f, "snapshot: taken %s, CPU %s\n",
+		b->m->meta.taken_at && *b->m->meta.taken_at ? b->m->meta.taken_at : "(unknown time)",
+		b->m->meta.cpu_model && *b->m->meta.cpu_model ? b->m->meta.cpu_model : "unknown");
+	if (b->m->meta.kernel && strcmp(b->m->meta.kernel, info->kernel))
+		fprintf(b->f, "snapshot kernel: %s\n", b->m->meta.kernel);
+	if (b->m->meta.note && *b->m->meta.note)
+		fprintf(b->f, "note: %s\n", b->m->meta.note);
 }
 
 /* nc_print_footer - how to read the marks, and how exact percentiles are */

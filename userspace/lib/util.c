@@ -15,6 +15,7 @@
 
 char nc_last_err[512];
 bool nc_err_quiet;
+const char *nc_cmd_name;
 
 /*
  * nc_verr - print "netcost: <message>" on stderr and keep the message, so
@@ -59,7 +60,8 @@ int nc_usage_err(const char *fmt, ...)
 	nc_verr("", fmt, ap);
 	va_end(ap);
 	if (!nc_err_quiet)
-		fprintf(stderr, "Try 'netcost help' for more information.\n");
+		fprintf(stderr, "Try 'netcost help%s%s' for more information.\n",
+			nc_cmd_name ? " " : "", nc_cmd_name ? nc_cmd_name : "");
 	return NC_EXIT_USAGE;
 }
 

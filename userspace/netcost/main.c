@@ -157,6 +157,7 @@ static int nc_main(int argc, char **argv)
 	if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h")) &&
 	    !cmd->own_help)
 		return nc_cmd_help(cmd->name);
+	nc_cmd_name = cmd->name;
 	return cmd->fn(argc - 1, argv + 1);
 }
 
