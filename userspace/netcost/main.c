@@ -45,7 +45,7 @@ static const struct nc_cmd nc_cmds[] = {
 	  "compare two snapshots stage by stage", false },
 	{ "plot", cmd_plot, "plot A [B] -o FILE.svg",
 	  "SVG chart: cost per packet by stage, histogram overlays", false },
-	{ "export", cmd_export, "export --prometheus [--snapshot FILE] [-o FILE]",
+	{ "export", cmd_export, "export --prometheus [--per-cpu] [--snapshot FILE] [-o FILE]",
 	  "Prometheus text format (node_exporter textfile collector)", false },
 	{ "soak", cmd_soak, "soak [-d SECONDS] [-i INTERVAL] [--calibrate] [--calib-seconds S] [--calib-file PATH] [-j] [-q]",
 	  "measure the CPU time left to a user-space spinner (cyclesoak)", true },
@@ -96,7 +96,8 @@ static int nc_cmd_help(const char *name)
 		printf("\noptions:\n" NC_REPORT_OPTS_HELP_TEXT);
 	if (!strcmp(name, "export"))
 		printf("\noptions:\n"
-		       "      --prometheus     the Prometheus text format\n"
+		       "      --prometheus     the Prometheus text format: all-CPU histograms and counters\n"
+		       "      --per-cpu        also the per-CPU series (netcost_cpu_*)\n"
 		       "      --snapshot FILE  export a snapshot file instead of the live module\n"
 		       "  -o, --output FILE    write FILE (replaced whole; '-' or none: stdout)\n");
 	return NC_EXIT_OK;
