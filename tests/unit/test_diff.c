@@ -17,6 +17,7 @@
 
 #include "diff.h"
 #include "report.h"
+#include "snapshot.h"
 #include "synth.h"
 
 #define NEAR(a, b)	(fabs((double)(a) - (double)(b)) < 1e-9 * fmax(1, fabs((double)(b))))
@@ -192,8 +193,14 @@ static void test_print(void **state)
 	o = json_loads(buf, 0, NULL);
 	assert_non_null(o);
 	assert_true(NEAR(json_real_value(json_object_get(o, "ratio")), 2));
-	assert_string_equal(json_string_value(json_object_get(json_array_get(
-		json_object_get(o, "stages"), 0), "stage")), "syscall_rx");
+	/* stages and counters are objects keyed by name, as in dump -j */
+	assert_true(json_is_object(json_object_get(o, "stages")));
+	assert_true(json_is_object(json_object_get(o, "counters")));
+	assert_string_equal(json_string_value(json_object_get(json_object_get(
+		json_object_get(o, "stages"), "syscall_rx"), "stage")), "syscall_rx");
+	assert_true(NEAR(json_real_value(json_object_get(json_object_get(
+		json_object_get(o, "stages"), "syscall_rx"), "ratio")), 2.25));
+	assert_int_equal(json_integer_value(json_object_get(o, "schema")), NC_SNAPSHOT_SCHEMA);
 	json_decref(o);
 	free(buf);
 	nc_model_free(a);

@@ -187,7 +187,7 @@ static char *edit_valid(const char *from, const char *to)
 static void test_loader_rejects(void **state)
 {
 	char *small = edit_valid("\"schema\": 1", "\"schema\": 1");
-	char *newer = edit_valid("\"schema\": 1", "\"schema\": 2");
+	char *newer = edit_valid("\"schema\": 1", "\"schema\": 3");
 	char *tool = edit_valid("\"tool\": \"netcost\"", "\"tool\": \"perf\"");
 	char *noschema = edit_valid("\"schema\": 1,", "");
 	char *missing = edit_valid("\"tsc_khz\": 2096000,\n  \"nr_cpus\": 2,\n  \"nr_cpus_online\"",
@@ -219,7 +219,7 @@ static void test_loader_rejects(void **state)
 		{ "array", "[1, 2]", "not a netcost snapshot (not a JSON object)" },
 		{ "wrong tool", tool, "not a netcost snapshot (no \"tool\": \"netcost\")" },
 		{ "no schema", noschema, "no valid \"schema\"" },
-		{ "newer schema", newer, "schema 2 is newer than this netcost's (1)" },
+		{ "newer schema", newer, "schema 3 is newer than this netcost's (2)" },
 		{ "missing field", missing, "info.tsc_khz: missing" },
 		{ "wrong type", wrongtype, "cpus[0].stages.hardirq.count: expected an integer" },
 		{ "negative", negative, "cpus[0].stages.hardirq.count: must not be negative" },

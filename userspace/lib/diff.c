@@ -64,10 +64,11 @@ static void nc_diff_stage_fill(struct nc_diff_stage *r, const struct nc_model *a
 		r->delta = r->b - r->a;
 		r->ratio = r->a > 0 ? r->b / r->a : -1;
 	}
-	r->p50_a = nc_hist_percentile(ha, 50);
-	r->p50_b = nc_hist_percentile(hb, 50);
-	r->p99_a = nc_hist_percentile(ha, 99);
-	r->p99_b = nc_hist_percentile(hb, 99);
+	/* -1: no events on that side, no percentile */
+	r->p50_a = ha->count ? nc_hist_percentile(ha, 50) : -1;
+	r->p50_b = hb->count ? nc_hist_percentile(hb, 50) : -1;
+	r->p99_a = ha->count ? nc_hist_percentile(ha, 99) : -1;
+	r->p99_b = hb->count ? nc_hist_percentile(hb, 99) : -1;
 	if (ha->count && hb->count) {
 		r->ks = nc_hist_ks(ha, hb);
 		r->emd = nc_hist_emd(ha, hb);
@@ -239,9 +240,10 @@ static json_t *nc_jnum(double v)
 /* nc_diff_json - the whole diff as one JSON document */
 static json_t *nc_diff_json(const struct nc_diff *d)
 {
-	json_t *o = json_object(), *st = json_array(), *ct = json_array(), *w = json_array();
+	json_t *o = json_object(), *st = json_object(), *ct = json_object(), *w = json_array();
 	unsigned int i;
 
+	json_object_set_new(o, "schema", json_integer(NC_SNAPSHOT_SCHEMA));
 	json_object_set_new(o, "a", nc_diff_side_json(d->ma, d->name_a, d->total_a,
 						      d->total_a_ns, d->pps_a));
 	json_object_set_new(o, "b", nc_diff_side_json(d->mb, d->name_b, d->total_b,
@@ -268,13 +270,13 @@ static json_t *nc_diff_json(const struct nc_diff *d)
 		json_object_set_new(s, "share", r->a >= 0 && r->b >= 0 && r->role == NC_ROLE_TOP &&
 						r->unit == NETCOST_UNIT_CYCLES ?
 						json_real(r->share) : json_null());
-		json_object_set_new(s, "p50_a", json_real(r->p50_a));
-		json_object_set_new(s, "p50_b", json_real(r->p50_b));
-		json_object_set_new(s, "p99_a", json_real(r->p99_a));
-		json_object_set_new(s, "p99_b", json_real(r->p99_b));
+		json_object_set_new(s, "p50_a", nc_jnum(r->p50_a));
+		json_object_set_new(s, "p50_b", nc_jnum(r->p50_b));
+		json_object_set_new(s, "p99_a", nc_jnum(r->p99_a));
+		json_object_set_new(s, "p99_b", nc_jnum(r->p99_b));
 		json_object_set_new(s, "ks", nc_jnum(r->ks));
 		json_object_set_new(s, "emd", nc_jnum(r->emd));
-		json_array_append_new(st, s);
+		json_object_set_new(st, r->name, s);	/* in the text's order */
 	}
 	for (i = 0; i < d->nr_counters; i++) {
 		json_t *c = json_object();
@@ -282,7 +284,7 @@ static json_t *nc_diff_json(const struct nc_diff *d)
 		json_object_set_new(c, "counter", json_string(d->counter[i].name));
 		json_object_set_new(c, "a_per_packet", nc_jnum(d->counter[i].a));
 		json_object_set_new(c, "b_per_packet", nc_jnum(d->counter[i].b));
-		json_array_append_new(ct, c);
+		json_object_set_new(ct, d->counter[i].name, c);
 	}
 	for (i = 0; i < d->nr_warnings; i++)
 		json_array_append_new(w, json_string(d->warning[i]));
@@ -350,12 +352,12 @@ static void nc_diff_text(FILE *f, const struct nc_diff *d)
 		const struct nc_diff_stage *r = &d->stage[i];
 		char shift[2][80];
 
-		if (r->p50_a == 0 && r->p50_b == 0 && r->p99_a == 0 && r->p99_b == 0)
+		if (r->p50_a <= 0 && r->p50_b <= 0 && r->p99_a <= 0 && r->p99_b <= 0)
 			continue;
-		nc_report_value(v[0], 32, r->p50_a);
-		nc_report_value(v[1], 32, r->p50_b);
-		nc_report_value(v[2], 32, r->p99_a);
-		nc_report_value(v[3], 32, r->p99_b);
+		nc_fmt(v[0], 32, r->p50_a);
+		nc_fmt(v[1], 32, r->p50_b);
+		nc_fmt(v[2], 32, r->p99_a);
+		nc_fmt(v[3], 32, r->p99_b);
 		snprintf(shift[0], sizeof(shift[0]), "%s -> %s", v[0], v[1]);
 		snprintf(shift[1], sizeof(shift[1]), "%s -> %s", v[2], v[3]);
 		if (r->ks < 0)

@@ -524,7 +524,15 @@ int nc_report_print(FILE *f, const struct nc_model *in, const struct nc_report_o
 	if (ret)
 		goto out_free;
 	if (o->json) {
-		json_t *root = nc_model_to_json(m, NC_JSON_DERIVED);
+		json_t *root;
+
+		if (o->ns && !m->info.tsc_khz) {
+			nc_err("--ns needs the TSC rate, and the module reported none");
+			ret = NC_EXIT_ERROR;
+			goto out_free;
+		}
+		root = nc_model_to_json(m, NC_JSON_DERIVED | (o->ns ? NC_JSON_NS : 0) |
+					(o->all ? NC_JSON_ALL : 0));
 
 		ret = nc_json_print(f, root, o->json_lines ? 0 : 2);
 		json_decref(root);

@@ -136,9 +136,13 @@ json_t *nc_info_to_json(const struct nc_info *info)
 static json_t *nc_stage_to_json(const struct nc_model *m, const struct nc_cpu *c,
 				unsigned int s, unsigned int flags)
 {
-	const struct nc_hist *h = c->stage[s];
+	static const struct nc_hist empty;
+	const struct nc_hist *h = c->stage[s] ? c->stage[s] : &empty;
 	json_t *o = json_object(), *b = json_array();
 	uint64_t pkts = nc_cpu_packets(m, &m->total, s);	/* see nc_stage_per_packet() */
+	/* --ns: the derived times of a cycle stage in ns */
+	double k = (flags & NC_JSON_NS) && m->stage[s].unit == NETCOST_UNIT_CYCLES ?
+		   nc_cycles_to_ns(1, m->info.tsc_khz) : 1;
 	unsigned int i;
 
 	json_object_set_new(o, "count", nc_jint(h->count));
@@ -149,17 +153,20 @@ static json_t *nc_stage_to_json(const struct nc_model *m, const struct nc_cpu *c
 						   nc_unit_names[m->stage[s].unit] : "cycles"));
 	json_object_set_new(o, "role", json_string(nc_role_name(m->stage[s].role)));
 	if (flags & NC_JSON_DERIVED) {
-		json_object_set_new(o, "mean", nc_jreal(nc_hist_mean(h)));
-		json_object_set_new(o, "p50", nc_jreal(nc_hist_percentile(h, 50)));
-		json_object_set_new(o, "p90", nc_jreal(nc_hist_percentile(h, 90)));
-		json_object_set_new(o, "p99", nc_jreal(nc_hist_percentile(h, 99)));
-		json_object_set_new(o, "p999", nc_jreal(nc_hist_percentile(h, 99.9)));
-		if (pkts) {
-			json_object_set_new(o, "events_per_packet",
-					    nc_jreal((double)h->count / (double)pkts));
-			json_object_set_new(o, "per_packet",
-					    nc_jreal((double)h->sum / (double)pkts));
-		}
+		/* absent figures are null, never missing keys */
+		json_object_set_new(o, "mean", h->count ? nc_jreal(k * nc_hist_mean(h)) : json_null());
+		json_object_set_new(o, "p50", h->count ?
+				    nc_jreal(k * nc_hist_percentile(h, 50)) : json_null());
+		json_object_set_new(o, "p90", h->count ?
+				    nc_jreal(k * nc_hist_percentile(h, 90)) : json_null());
+		json_object_set_new(o, "p99", h->count ?
+				    nc_jreal(k * nc_hist_percentile(h, 99)) : json_null());
+		json_object_set_new(o, "p999", h->count ?
+				    nc_jreal(k * nc_hist_percentile(h, 99.9)) : json_null());
+		json_object_set_new(o, "events_per_packet", pkts ?
+				    nc_jreal((double)h->count / (double)pkts) : json_null());
+		json_object_set_new(o, "per_packet", pkts ?
+				    nc_jreal(k * (double)h->sum / (double)pkts) : json_null());
 	}
 	for (i = 0; i < NETCOST_HIST_BUCKETS; i++) {
 		json_t *jb;
@@ -184,10 +191,15 @@ static json_t *nc_cpu_to_json(const struct nc_model *m, const struct nc_cpu *c,
 	json_t *o = json_object(), *st = json_object(), *ct = json_object();
 	unsigned int i;
 
-	for (i = 0; i < m->nr_stages; i++)
-		if (c->stage[i])
-			json_object_set_new(st, m->stage[i].name,
-					    nc_stage_to_json(m, c, i, flags));
+	for (i = 0; i < m->nr_stages; i++) {
+		bool events = c->stage[i] && c->stage[i]->count;
+
+		/* a file keeps what it has; dump -j shows what the text shows */
+		if (!(flags & NC_JSON_DERIVED) ? !c->stage[i] :
+		    !(flags & NC_JSON_ALL) && !events)
+			continue;
+		json_object_set_new(st, m->stage[i].name, nc_stage_to_json(m, c, i, flags));
+	}
 	for (i = 0; i < m->nr_counters; i++)
 		if (c->has_counter[i])
 			json_object_set_new(ct, m->counter[i], nc_jint(c->counter[i]));
@@ -202,6 +214,10 @@ json_t *nc_model_to_json(const struct nc_model *m, unsigned int flags)
 	json_t *o = json_object(), *cpus = json_array();
 	unsigned int i;
 
+	if (flags & NC_JSON_DERIVED) {
+		json_object_set_new(o, "schema", json_integer(NC_SNAPSHOT_SCHEMA));
+		json_object_set_new(o, "time_unit", json_string(flags & NC_JSON_NS ? "ns" : "cycles"));
+	}
 	json_object_set_new(o, "info", nc_info_to_json(&m->info));
 	for (i = 0; i < m->nr_cpus; i++) {
 		json_t *c = json_object(), *body = nc_cpu_to_json(m, &m->cpus[i], flags);
@@ -230,7 +246,7 @@ static json_t *nc_meta_to_json(const struct nc_meta *meta)
 	json_object_set_new(o, "nr_cpus", json_integer(meta->nr_cpus));
 	json_object_set_new(o, "taken_at", json_string(meta->taken_at ? meta->taken_at : ""));
 	json_object_set_new(o, "interval_ns", nc_jint(meta->interval_ns));
-	json_object_set_new(o, "probe_cost", json_integer(meta->probe_cost));
+	json_object_set_new(o, "probe_cost_cycles", json_integer(meta->probe_cost));
 	json_object_set_new(o, "note", meta->note ? json_string(meta->note) : json_null());
 	if (meta->load)
 		json_object_set(o, "load", meta->load);
@@ -380,6 +396,7 @@ bool nc_snapshot_file_is(const char *path)
 /* Where in a file the loader is, for its messages: "cpus[1].stages.hardirq" */
 struct nc_jctx {
 	const char *name;		/* the file */
+	int schema;			/* its "schema" */
 	char path[512];
 };
 
@@ -832,7 +849,8 @@ static int nc_jmeta(struct nc_jctx *j, json_t *obj, struct nc_meta *meta)
 	      nc_jget_u32(j, obj, "nr_cpus", &meta->nr_cpus) ||
 	      nc_jget_strdup(j, obj, "taken_at", &meta->taken_at) ||
 	      nc_jget_u64(j, obj, "interval_ns", &meta->interval_ns) ||
-	      nc_jget_u32(j, obj, "probe_cost", &meta->probe_cost);
+	      nc_jget_u32(j, obj, j->schema >= 2 ? "probe_cost_cycles" : "probe_cost",
+			  &meta->probe_cost);
 	note = json_object_get(obj, "note");
 	load = json_object_get(obj, "load");
 	soak = json_object_get(obj, "soak");
@@ -930,6 +948,7 @@ int nc_snapshot_from_json(struct nc_model *m, json_t *root, const char *name)
 		       name, (long long)json_integer_value(schema), NC_SNAPSHOT_SCHEMA);
 		return NC_EXIT_SNAPSHOT;
 	}
+	j.schema = (int)json_integer_value(schema);
 	if (nc_jget(&j, root, "meta", JSON_OBJECT, &meta) ||
 	    nc_jget(&j, root, "info", JSON_OBJECT, &info) ||
 	    nc_jget(&j, root, "cpus", JSON_ARRAY, &cpus) ||

@@ -3,7 +3,7 @@
  * snapshot.h - the model as JSON: "netcost info -j", "dump -j", and the
  * snapshot files of "netcost save", "show", "diff" and "plot".
  *
- * A snapshot is {"schema": 1, "tool": "netcost", "meta": {...},
+ * A snapshot is {"schema": 2, "tool": "netcost", "meta": {...},
  * "info": {...}, "cpus": [...], "total": {...}}, where info, cpus and
  * total have exactly the shape "netcost dump -j" prints.
  */
@@ -15,12 +15,19 @@
 
 #include "model.h"
 
-#define NC_SNAPSHOT_SCHEMA	1
+/*
+ * The version of the JSON documents (Documentation/netcost-json.md); the
+ * loader reads every version up to it.  2: meta.probe_cost_cycles (was
+ * probe_cost), stage "role", info task_slots/task_slots_used.
+ */
+#define NC_SNAPSHOT_SCHEMA	2
 #define NC_SNAPSHOT_MAX_BYTES	(64 << 20)	/* ~40 kB a busy CPU: ~1600 CPUs */
 
 /* what the stage objects of nc_model_to_json() carry besides the raw data */
 enum nc_json_flags {
-	NC_JSON_DERIVED	= 1 << 0,	/* mean, percentiles, per packet */
+	NC_JSON_DERIVED	= 1 << 0,	/* mean, percentiles, per packet; stages with events */
+	NC_JSON_NS	= 1 << 1,	/* derived times in ns (--ns) */
+	NC_JSON_ALL	= 1 << 2,	/* every stage, also without events (--all) */
 };
 
 json_t *nc_info_to_json(const struct nc_info *info);
