@@ -117,6 +117,7 @@ install: tools
 	install -D -m 0755 build/bin/netcost $(DESTDIR)/usr/local/sbin/netcost
 	install -D -m 0755 build/bin/netcost-gen $(DESTDIR)/usr/local/bin/netcost-gen
 	install -D -m 0644 Documentation/netcost.8 $(DESTDIR)/usr/local/share/man/man8/netcost.8
+	install -D -m 0644 Documentation/netcost-gen.1 $(DESTDIR)/usr/local/share/man/man1/netcost-gen.1
 
 clean:
 	rm -rf build
