@@ -72,6 +72,105 @@ static void render(const char *args, const char *svg, const char *png)
 	assert_memory_equal(magic, "\x89PNG\r\n\x1a\n", 8);
 }
 
+/* texts - the content of every <text> element of @svg, one per line */
+static char *texts(const char *svg)
+{
+	char *out = calloc(1, strlen(svg) + 2), *o = out;
+	const char *p = svg;
+
+	while ((p = strstr(p, "<text"))) {
+		const char *a = strchr(p, '>'), *b = strstr(p, "</text>");
+
+		if (!a || !b)
+			break;
+		memcpy(o, a + 1, (size_t)(b - a - 1));
+		o += b - a - 1;
+		*o++ = '\n';
+		p = b;
+	}
+	return out;
+}
+
+/* png_size - width and height from a PNG's IHDR */
+static void png_size(const char *path, unsigned int *w, unsigned int *h)
+{
+	unsigned char hdr[24];
+	FILE *f = fopen(path, "rb");
+
+	assert_non_null(f);
+	assert_int_equal(fread(hdr, 1, sizeof(hdr), f), sizeof(hdr));
+	fclose(f);
+	*w = (unsigned int)hdr[16] << 24 | hdr[17] << 16 | hdr[18] << 8 | hdr[19];
+	*h = (unsigned int)hdr[20] << 24 | hdr[21] << 16 | hdr[22] << 8 | hdr[23];
+}
+
+/*
+ * issue 11, the plot: the text layer names every stage with events (a
+ * panel title each), every panel has at least 3 labelled x ticks and a y
+ * scale in %, subtitles give base names, each top-level stage has its own
+ * colour and its figures in the legend, and the SVG renders to a PNG of
+ * the size it declares.
+ */
+static void test_plot_text_layer(void **state)
+{
+	static const char *const stages[] = {
+		"hardirq", "hardirq_other", "softirq_net_rx", "softirq_other", "napi_poll",
+		"napi_poll_work", "rx_skb", "ctx_switch", "wakeup_latency", "syscall_rx",
+		"irq_thread",
+	};
+	char cmd[1024], *svg, *txt, *p, line[160];
+	unsigned int i, w, h, svg_h = 0;
+	int panels = 0;
+
+	(void)state;
+	render(C "stock.json " C "rt.json", O "layer.svg", O "layer.png");
+	svg = slurp(O "layer.svg");
+	txt = texts(svg);
+	for (i = 0; i < sizeof(stages) / sizeof(stages[0]); i++) {
+		snprintf(line, sizeof(line), "\n%s\n", stages[i]);
+		if (!strstr(txt, line))
+			fail_msg("no panel title '%s' in the text layer", stages[i]);
+	}
+	/* base names, not the corpus path */
+	assert_non_null(strstr(txt, "A = stock.json: "));
+	assert_non_null(strstr(txt, "B = rt.json: "));
+	assert_null(strstr(txt, "/corpus/"));
+	/* figures of every top-level stage in the legend, narrow ones too */
+	assert_non_null(strstr(txt, "hardirq: A "));
+	assert_non_null(strstr(txt, "irq_thread: A -, B "));
+	/* each panel: >= 3 x tick labels, >= 2 y tick labels in % */
+	for (p = svg; (p = strstr(p, "<g class=\"panel\">")); panels++) {
+		char *end = strstr(p, "</g>"), *q;
+		int xt = 0, yt = 0;
+
+		assert_non_null(end);
+		for (q = p; (q = strstr(q, "class=\"tick xt\"")) && q < end; q++)
+			xt++;
+		for (q = p; (q = strstr(q, "class=\"tick yt\"")) && q < end; q++)
+			yt++;
+		if (xt < 3 || yt < 2)
+			fail_msg("panel %d: %d x ticks, %d y ticks", panels, xt, yt);
+		p = end;
+	}
+	assert_int_equal(panels, sizeof(stages) / sizeof(stages[0]));
+	assert_non_null(strstr(txt, "share of events, % per bucket"));
+	/* hardirq and ctx_switch are no longer two near-identical blues */
+	assert_null(strstr(svg, "#4e79a7"));
+	assert_null(strstr(svg, "#1f77b4"));
+	p = strstr(svg, "height=\"");
+	assert_non_null(p);
+	svg_h = (unsigned int)atoi(p + 8);
+	free(txt);
+	free(svg);
+	if (system("command -v rsvg-convert >/dev/null 2>&1"))
+		skip();
+	png_size(O "layer.png", &w, &h);
+	assert_int_equal(w, 1000);
+	assert_int_equal(h, svg_h);
+	assert_true(h > 800);
+	(void)cmd;
+}
+
 static void test_plot_one(void **state)
 {
 	(void)state;
@@ -418,6 +517,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plot_one),
 		cmocka_unit_test(test_plot_two),
+		cmocka_unit_test(test_plot_text_layer),
 		cmocka_unit_test(test_prometheus),
 		cmocka_unit_test(test_prometheus_names),
 		cmocka_unit_test(test_grafana),
