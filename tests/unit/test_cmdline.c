@@ -81,6 +81,7 @@ static const struct cmdline_case cases[] = {
 	{ 2, "show " C "rt.json --cpu 5" },
 	{ 2, "show " C "rt.json --cpu 1-3" },
 	{ 0, "show " C "small.json --all" },
+	{ 0, "show " C "small.json --wide --per-cpu" },
 	{ 6, "show /nonexistent.json" },
 	{ 6, "show /dev/zero" },
 	{ 6, "show " TEST_DIR "/Makefile" },
@@ -377,6 +378,45 @@ static void test_usage_points_to_help(void **state)
 	}
 }
 
+/* issue 11: text fits 100 columns by default; --wide has every column */
+static void test_width(void **state)
+{
+	static const char *const args[] = {
+		"show " C "rt.json --all --per-cpu",
+		"show " C "stock.json --ns --all",
+		"diff " C "stock.json " C "rt.json",
+		"help show",
+		"--help",
+	};
+	char err[4096], line[1024];
+	unsigned int i;
+	size_t max;
+	FILE *f;
+
+	(void)state;
+	for (i = 0; i < sizeof(args) / sizeof(args[0]); i++) {
+		fclose(fopen(O "width.txt", "w"));
+		assert_int_equal(run_out(args[i], O "width.txt", err, sizeof(err)), 0);
+		f = fopen(O "width.txt", "r");
+		assert_non_null(f);
+		for (max = 0; fgets(line, sizeof(line), f); )
+			if (strlen(line) - 1 > max)
+				max = strlen(line) - 1;
+		fclose(f);
+		if (max > 100)
+			fail_msg("netcost %s: a line of %zu columns", args[i], max);
+	}
+	fclose(fopen(O "width.txt", "w"));
+	assert_int_equal(run_out("show " C "rt.json --wide", O "width.txt", err, sizeof(err)), 0);
+	f = fopen(O "width.txt", "r");
+	assert_non_null(f);
+	for (max = 0; fgets(line, sizeof(line), f); )
+		if (strstr(line, "p99.9") && strstr(line, "p90"))
+			max = 1;
+	fclose(f);
+	assert_true(max == 1);
+}
+
 static void test_table(void **state)
 {
 	(void)state;
@@ -399,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_write_errors),
 		cmocka_unit_test(test_export_keeps_snapshot),
 		cmocka_unit_test(test_usage_points_to_help),
+		cmocka_unit_test(test_width),
 		cmocka_unit_test(test_live_without_module),
 	};
 

@@ -294,14 +294,18 @@ static json_t *nc_diff_json(const struct nc_diff *d)
 	return o;
 }
 
-/* nc_diff_heading - "A = file: kernel (model), N pkt/s, note" */
+/* nc_diff_heading - "A = file: kernel (model), N s, N pkt/s, TSC", then the note */
 static void nc_diff_heading(FILE *f, const char *tag, const struct nc_model *m,
 			    const char *name, double pps)
 {
-	fprintf(f, "%s = %s: %s (%s), %.3f s, %.0f rx pkt/s, TSC %.1f MHz%s%s\n", tag, name,
-		m->info.kernel, nc_preempt_model(m->info.preempt_rt, m->info.threadirqs),
-		nc_interval_s(m), pps, m->info.tsc_khz / 1000.0,
-		m->meta.note ? ", note: " : "", m->meta.note ? m->meta.note : "");
+	const char *base = strrchr(name, '/');
+
+	fprintf(f, "%s = %s: %s (%s), %.3f s, %.0f rx pkt/s, TSC %.1f MHz\n", tag,
+		base && base[1] ? base + 1 : name, m->info.kernel,
+		nc_preempt_model(m->info.preempt_rt, m->info.threadirqs),
+		nc_interval_s(m), pps, m->info.tsc_khz / 1000.0);
+	if (m->meta.note)
+		fprintf(f, "    note: %s\n", m->meta.note);
 }
 
 /* nc_diff_text - the tables of "netcost diff" */
@@ -317,7 +321,7 @@ static void nc_diff_text(FILE *f, const struct nc_diff *d)
 		nc_fmt(v[0], 32, d->total_a), nc_fmt(v[1], 32, d->total_a_ns),
 		nc_fmt(v[2], 32, d->total_b), nc_fmt(v[3], 32, d->total_b_ns));
 	if (d->total_a > 0)
-		fprintf(f, ": B/A %.2fx cycles, %.2fx ns", d->total_b / d->total_a,
+		fprintf(f, "\n  B/A %.2fx cycles, %.2fx ns", d->total_b / d->total_a,
 			d->total_a_ns > 0 ? d->total_b_ns / d->total_a_ns : 0);
 	fprintf(f, "\n\n%-18s %10s %10s %7s %10s %7s %9s %9s\n", "stage", "A cyc/pkt",
 		"B cyc/pkt", "B/A", "delta", "share", "A ns/pkt", "B ns/pkt");

@@ -24,6 +24,7 @@ enum {
 	OPT_STAGE,
 	OPT_NS,
 	OPT_ALL,
+	OPT_WIDE,
 };
 
 /* nc_parse_double - a whole number string as a double in [@lo, @hi] */
@@ -50,6 +51,7 @@ int nc_report_getopt(int argc, char **argv, struct nc_report_opts *o,
 		{ "stage",	required_argument,	NULL, OPT_STAGE },
 		{ "ns",		no_argument,		NULL, OPT_NS },
 		{ "all",	no_argument,		NULL, OPT_ALL },
+		{ "wide",	no_argument,		NULL, OPT_WIDE },
 		{ "interval",	required_argument,	NULL, 'i' },
 		{ "count",	required_argument,	NULL, 'n' },
 		{ NULL, 0, NULL, 0 }
@@ -96,6 +98,9 @@ int nc_report_getopt(int argc, char **argv, struct nc_report_opts *o,
 			break;
 		case OPT_ALL:
 			o->all = true;
+			break;
+		case OPT_WIDE:
+			o->wide = true;
 			break;
 		default:
 			return nc_usage_err("%s: unknown option or missing argument '%s'",
@@ -234,11 +239,19 @@ static const char *nc_stage_mark(const struct nc_stage_desc *d)
 	}
 }
 
+/*
+ * The percentile columns: p50 and p99 fit the table in 100 columns;
+ * --wide adds p90 and p99.9.
+ */
+static const double nc_pct[] = { 50, 99 };
+static const double nc_pct_wide[] = { 50, 90, 99, 99.9 };
+
 /* nc_print_stage_row - one stage's row of the table */
 static void nc_print_stage_row(const struct nc_block *b, const struct nc_cpu *c,
 			       unsigned int s)
 {
-	static const double pct[] = { 50, 90, 99, 99.9 };
+	const double *pct = b->o->wide ? nc_pct_wide : nc_pct;
+	unsigned int nr_pct = b->o->wide ? ARRAY_SIZE(nc_pct_wide) : ARRAY_SIZE(nc_pct);
 	const struct nc_model *m = b->m;
 	const struct nc_stage_desc *d = &m->stage[s];
 	const struct nc_hist *h = c->stage[s];
@@ -265,11 +278,12 @@ static void nc_print_stage_row(const struct nc_block *b, const struct nc_cpu *c,
 		fprintf(b->f, " %8s", "-");
 	}
 	if (!h->count) {
-		fprintf(b->f, " %8s %8s %8s %8s %8s %8s", "-", "-", "-", "-", "-", "-");
+		for (i = 0; i < nr_pct + 2; i++)
+			fprintf(b->f, " %8s", "-");
 	} else {
 		nc_report_value(v, sizeof(v), nc_block_time(b, s, nc_hist_mean(h)));
 		fprintf(b->f, " %8s", v);
-		for (i = 0; i < ARRAY_SIZE(pct); i++) {
+		for (i = 0; i < nr_pct; i++) {
 			nc_report_value(v, sizeof(v),
 					nc_block_time(b, s, nc_hist_percentile(h, pct[i])));
 			fprintf(b->f, " %8s", v);
@@ -296,9 +310,13 @@ static void nc_print_stages(const struct nc_block *b, const struct nc_cpu *c)
 	uint64_t top_sum = 0;
 	char v[32];
 
-	fprintf(b->f, "%-17s %10s %7s %5s/pkt %8s %8s %8s %8s %8s %8s %-7s %5s\n",
-		"stage", "events", "ev/pkt", u, "mean", "p50", "p90", "p99", "p99.9",
-		"max", "unit", "cpu%");
+	if (b->o->wide)
+		fprintf(b->f, "%-17s %10s %7s %5s/pkt %8s %8s %8s %8s %8s %8s %-7s %5s\n",
+			"stage", "events", "ev/pkt", u, "mean", "p50", "p90", "p99", "p99.9",
+			"max", "unit", "cpu%");
+	else
+		fprintf(b->f, "%-17s %10s %7s %5s/pkt %8s %8s %8s %8s %-7s %5s\n",
+			"stage", "events", "ev/pkt", u, "mean", "p50", "p99", "max", "unit", "cpu%");
 	for (s = 0; s < m->nr_stages; s++) {
 		if (!b->o->all && (!c->stage[s] || !c->stage[s]->count))
 			continue;
@@ -375,7 +393,8 @@ static void nc_print_counters(const struct nc_block *b, const struct nc_cpu *c)
 	unsigned int i;
 	char v[32];
 
-	fprintf(b->f, "\n%-28s %14s %9s %10s\n", "counter", "total", "per pkt", "per s");
+	fprintf(b->f, "\n%-*s %14s %9s %10s\n", b->o->wide ? 34 : 28, "counter", "total",
+		"per pkt", "per s");
 	for (i = 0; i < m->nr_counters; i++) {
 		const char *name = m->counter[i];
 
@@ -384,7 +403,8 @@ static void nc_print_counters(const struct nc_block *b, const struct nc_cpu *c)
 			continue;
 		if (!c->counter[i] && !b->o->all)
 			continue;
-		fprintf(b->f, "%-28s %14llu", name, (unsigned long long)c->counter[i]);
+		fprintf(b->f, "%-*s %14llu", b->o->wide ? 34 : 28, name,
+			(unsigned long long)c->counter[i]);
 		if (rx && strcmp(name, "rx_packets") && strcmp(name, "tx_packets")) {
 			nc_report_value(v, sizeof(v), (double)c->counter[i] / (double)rx);
 			fprintf(b->f, " %9s", v);
@@ -480,9 +500,9 @@ static void nc_print_header(const struct nc_block *b)
 		set[b->m->cpus[i].cpu] = true;
 	nc_format_cpulist(set, NC_MAX_CPUS, cpus, sizeof(cpus));
 	free(set);
-	fprintf(b->f, "netcost %s: kernel %s (%s), CPUs %s (recording %s), interval %.3f s, TSC %.1f MHz\n",
-		info->version, info->kernel,
-		nc_preempt_model(info->preempt_rt, info->threadirqs),
+	fprintf(b->f, "netcost %s: kernel %s (%s)\n", info->version, info->kernel,
+		nc_preempt_model(info->preempt_rt, info->threadirqs));
+	fprintf(b->f, "CPUs %s (recording %s), interval %.3f s, TSC %.1f MHz\n",
 		*cpus ? cpus : "none", *info->config.cpus ? info->config.cpus : "?",
 		b->interval_s, info->tsc_khz / 1000.0);
 	if (!b->m->has_meta)
@@ -500,10 +520,12 @@ static void nc_print_header(const struct nc_block *b)
 /* nc_print_footer - how to read the marks, and how exact percentiles are */
 static void nc_print_footer(const struct nc_block *b)
 {
-	fprintf(b->f, "\n* inside another stage, not in the total   + not packet work, not in the total   ~ waiting time, not CPU time\n");
-	fprintf(b->f, "irq_thread includes the NET_RX it runs (in softirq_net_rx too): the total and the largest stages count it once.\n");
-	fprintf(b->f, "per pkt: per rx packet (of all CPUs); tx_xmit, syscall_tx, softirq_net_tx per tx packet.  cpu%%: of %u CPU(s) x interval.\n",
-		b->nr_cpus);
+	fprintf(b->f, "\n* inside another stage, not in the total    + not packet work, not in the total\n"
+		"~ waiting time, not CPU time\n");
+	fprintf(b->f, "irq_thread includes the NET_RX it runs (in softirq_net_rx too): the total and the\n"
+		"largest stages count it once.\n");
+	fprintf(b->f, "per pkt: per rx packet (of all CPUs); tx_xmit, syscall_tx, softirq_net_tx per tx\n"
+		"packet.  cpu%%: of %u CPU(s) x interval.\n", b->nr_cpus);
 	fprintf(b->f, "percentiles from log-linear buckets: within %.1f%% of the true value, exact below %u.\n",
 		100.0 * NC_HIST_REL_ERROR, 2 * NETCOST_HIST_SUB);
 }

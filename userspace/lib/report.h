@@ -17,6 +17,7 @@ struct nc_report_opts {
 	bool per_cpu;		/* --per-cpu: a table per CPU too */
 	bool ns;		/* --ns: times in ns instead of cycles */
 	bool all;		/* --all: empty stages too */
+	bool wide;		/* --wide: every column, full names (past 100 columns) */
 	const char *cpus;	/* --cpu LIST, or NULL */
 	const char *stages;	/* --stage LIST, or NULL */
 	bool json_lines;	/* JSON on one line ("watch -j") */
@@ -37,6 +38,7 @@ int nc_report_print(FILE *f, const struct nc_model *m, const struct nc_report_op
 	"      --cpu LIST     only these CPUs (e.g. 0-3,8)\n" \
 	"      --stage LIST   only these stages (comma separated)\n" \
 	"      --ns           times in ns (from tsc_khz) instead of cycles\n" \
-	"      --all          show empty stages too\n"
+	"      --all          show empty stages too\n" \
+	"      --wide         p90 and p99.9 too, full counter names (wider than 100 columns)\n"
 
 #endif
