@@ -45,4 +45,17 @@ elif ! grep -q "no receiver" "$tmp/send.out"; then
 else
 	echo "ok - send with no receiver: exit $rc"
 fi
+
+# one option table for both modes: each mode refuses the other's options
+for args in "sink --gso" "sink -r 100" "send --ready-file x -H 127.0.0.1" \
+	"send -H 127.0.0.1 -p 0" "send" "sink extra" "send -H ::1 -4 -6"; do
+	rc=0
+	# shellcheck disable=SC2086 # one word per argument
+	"$GEN" $args >"$tmp/opt.out" 2>&1 || rc=$?
+	if [ "$rc" != 2 ] || ! grep -q "Try 'netcost-gen $(echo $args | cut -d' ' -f1) -h'" "$tmp/opt.out"; then
+		echo "not ok - netcost-gen $args: exit $rc, want 2 and a hint"
+		fail=1
+	fi
+done
+[ $fail = 0 ] && echo "ok - each mode refuses the other's options with exit 2"
 exit $fail
