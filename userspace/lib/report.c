@@ -530,6 +530,79 @@ static void nc_print_footer(const struct nc_block *b)
 		100.0 * NC_HIST_REL_ERROR, 2 * NETCOST_HIST_SUB);
 }
 
+/* nc_jnull - a derived figure, or null when it does not exist */
+static json_t *nc_jnull(bool exists, double v)
+{
+	return exists ? json_real(v) : json_null();
+}
+
+/*
+ * nc_report_stage_json - add to stage object @o of @c what "dump" derives:
+ * mean and percentiles per event, events and the sum per packet (in
+ * ns with --ns); null where they do not exist
+ */
+static void nc_report_stage_json(json_t *o, const struct nc_model *m, const struct nc_cpu *c,
+				 unsigned int s, const struct nc_report_opts *opts)
+{
+	static const struct nc_hist empty;
+	const struct nc_hist *h = c->stage[s] ? c->stage[s] : &empty;
+	uint64_t pkts = nc_cpu_packets(m, &m->total, s);	/* see nc_stage_per_packet() */
+	double k = opts->ns && m->stage[s].unit == NETCOST_UNIT_CYCLES ?
+		   nc_cycles_to_ns(1, m->info.tsc_khz) : 1;
+
+	json_object_set_new(o, "mean", nc_jnull(h->count, k * nc_hist_mean(h)));
+	json_object_set_new(o, "p50", nc_jnull(h->count, k * nc_hist_percentile(h, 50)));
+	json_object_set_new(o, "p90", nc_jnull(h->count, k * nc_hist_percentile(h, 90)));
+	json_object_set_new(o, "p99", nc_jnull(h->count, k * nc_hist_percentile(h, 99)));
+	json_object_set_new(o, "p999", nc_jnull(h->count, k * nc_hist_percentile(h, 99.9)));
+	json_object_set_new(o, "events_per_packet",
+			    nc_jnull(pkts, pkts ? (double)h->count / (double)pkts : 0));
+	json_object_set_new(o, "per_packet",
+			    nc_jnull(pkts, pkts ? k * (double)h->sum / (double)pkts : 0));
+}
+
+/* nc_report_cpu_json - the derived figures of every stage of @c in @jc */
+static void nc_report_cpu_json(json_t *jc, const struct nc_model *m, const struct nc_cpu *c,
+			       const struct nc_report_opts *o)
+{
+	json_t *st = json_object_get(jc, "stages");
+	unsigned int s;
+
+	for (s = 0; s < m->nr_stages; s++) {
+		json_t *js = json_object_get(st, m->stage[s].name);
+
+		if (!js)
+			continue;
+		/* as in the text: stages without events only with --all */
+		if (!o->all && (!c->stage[s] || !c->stage[s]->count)) {
+			json_object_del(st, m->stage[s].name);
+			continue;
+		}
+		nc_report_stage_json(js, m, c, s, o);
+	}
+}
+
+/*
+ * nc_report_json - the "dump -j" document: the snapshot's info, cpus and
+ * total (snapshot.c) with the schema, the time unit, and in each stage
+ * the figures "dump" derives
+ */
+json_t *nc_report_json(const struct nc_model *m, const struct nc_report_opts *o)
+{
+	json_t *body = nc_model_to_json(m, o->all), *root = json_object(), *cpus;
+	unsigned int i;
+
+	json_object_set_new(root, "schema", json_integer(NC_SNAPSHOT_SCHEMA));
+	json_object_set_new(root, "time_unit", json_string(o->ns ? "ns" : "cycles"));
+	json_object_update(root, body);
+	json_decref(body);
+	cpus = json_object_get(root, "cpus");
+	for (i = 0; i < m->nr_cpus; i++)
+		nc_report_cpu_json(json_array_get(cpus, i), m, &m->cpus[i], o);
+	nc_report_cpu_json(json_object_get(root, "total"), m, &m->total, o);
+	return root;
+}
+
 /*
  * nc_report_print - the "dump" report of @in (a copy narrowed by --cpu and
  * --stage: @in is not changed) on @f: text, or JSON with -j.  Returns 0 or
@@ -553,9 +626,7 @@ int nc_report_print(FILE *f, const struct nc_model *in, const struct nc_report_o
 			ret = NC_EXIT_ERROR;
 			goto out_free;
 		}
-		root = nc_model_to_json(m, NC_JSON_DERIVED | (o->ns ? NC_JSON_NS : 0) |
-					(o->all ? NC_JSON_ALL : 0));
-
+		root = nc_report_json(m, o);
 		ret = nc_json_print(f, root, o->json_lines ? 0 : 2);
 		json_decref(root);
 		goto out_free;

@@ -31,6 +31,7 @@ int nc_opt_json(int argc, char **argv, bool *json, int min_args, int max_args);
 int nc_report_select(struct nc_model *out, const struct nc_model *m,
 		     const struct nc_report_opts *o);
 int nc_report_print(FILE *f, const struct nc_model *m, const struct nc_report_opts *o);
+json_t *nc_report_json(const struct nc_model *m, const struct nc_report_opts *o);
 
 #define NC_REPORT_OPTS_HELP_TEXT \
 	"  -j, --json         print JSON\n" \

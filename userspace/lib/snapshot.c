@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * snapshot.c - the model as JSON (jansson), both ways: "netcost info -j"
- * and "dump -j" print it, "netcost save" writes it to a file with a meta
- * object, and "show", "diff" and "plot" load it back.  The loader trusts
+ * snapshot.c - the snapshot file format (Documentation/netcost-json.md),
+ * both ways, with jansson: the model as JSON ("save", "run -o", and the
+ * base of "info -j" and "dump -j", whose derived figures report.c adds),
+ * and the loader behind "show", "diff", "plot" and "export --snapshot".  The loader trusts
  * nothing: each mistake in a file is named by its place (line:column from
  * jansson, or the path of the key) and ends in NC_EXIT_SNAPSHOT.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +18,6 @@
 #include <unistd.h>
 
 #include "hist.h"
-#include "metrics.h"
 #include "netcost_names.h"
 #include "snapshot.h"
 
@@ -43,10 +44,94 @@ static json_t *nc_jint(uint64_t v)
 	return json_integer((json_int_t)v);
 }
 
-/* nc_jreal - a derived value, rounded so that the text stays readable */
-static json_t *nc_jreal(double v)
+/*
+ * The scalar members of "info" and "meta": one table per object drives
+ * both the writer (nc_fields_to_json) and the reader (nc_jfields), so that
+ * a key cannot be written one way and read another.
+ */
+enum nc_ftype {
+	NC_F_BUF,		/* char[len], NUL-terminated */
+	NC_F_DUP,		/* char *, allocated ("" when NULL on write) */
+	NC_F_BOOL,
+	NC_F_U32,
+	NC_F_U64,
+};
+
+struct nc_field {
+	const char *key;
+	enum nc_ftype type;
+	size_t off;
+	size_t len;		/* NC_F_BUF: the buffer's size */
+	const char *key_v1;	/* the key in schema 1 files, when it differs */
+};
+
+#define F(_s, _key, _type, _member, _v1) \
+	{ _key, _type, offsetof(struct _s, _member), sizeof(((struct _s *)0)->_member), _v1 }
+
+static const struct nc_field nc_info_fields[] = {
+	F(nc_info, "version", NC_F_BUF, version, NULL),
+	F(nc_info, "kernel", NC_F_BUF, kernel, NULL),
+	F(nc_info, "preempt_rt", NC_F_BOOL, preempt_rt, NULL),
+	F(nc_info, "threadirqs", NC_F_BOOL, threadirqs, NULL),
+	F(nc_info, "tsc_khz", NC_F_U32, tsc_khz, NULL),
+	F(nc_info, "nr_cpus", NC_F_U32, nr_cpus, NULL),
+	F(nc_info, "nr_cpus_online", NC_F_U32, nr_cpus_online, NULL),
+	F(nc_info, "probe_cost_cycles", NC_F_U32, probe_cost, NULL),
+	F(nc_info, "hist_buckets", NC_F_U32, hist_buckets, NULL),
+	F(nc_info, "hist_sub_bits", NC_F_U32, hist_sub_bits, NULL),
+	F(nc_info, "mem_per_cpu", NC_F_U32, mem_per_cpu, NULL),
+	F(nc_info, "generation", NC_F_U32, generation, NULL),
+	F(nc_info, "reset_ns", NC_F_U64, reset_ns, NULL),
+	F(nc_info, "now_ns", NC_F_U64, now_ns, NULL),
+	F(nc_info, "reset_cycles", NC_F_U64, reset_cycles, NULL),
+	F(nc_info, "now_cycles", NC_F_U64, now_cycles, NULL),
+};
+
+static const struct nc_field nc_meta_fields[] = {
+	F(nc_meta, "kernel", NC_F_DUP, kernel, NULL),
+	F(nc_meta, "preempt_rt", NC_F_BOOL, preempt_rt, NULL),
+	F(nc_meta, "threadirqs", NC_F_BOOL, threadirqs, NULL),
+	F(nc_meta, "cmdline", NC_F_DUP, cmdline, NULL),
+	F(nc_meta, "cpu_model", NC_F_DUP, cpu_model, NULL),
+	F(nc_meta, "tsc_khz", NC_F_U32, tsc_khz, NULL),
+	F(nc_meta, "nr_cpus", NC_F_U32, nr_cpus, NULL),
+	F(nc_meta, "taken_at", NC_F_DUP, taken_at, NULL),
+	F(nc_meta, "interval_ns", NC_F_U64, interval_ns, NULL),
+	F(nc_meta, "probe_cost_cycles", NC_F_U32, probe_cost, "probe_cost"),
+};
+
+#undef F
+
+/* nc_fields_to_json - the members of @table from the struct at @base into @o */
+static void nc_fields_to_json(json_t *o, const struct nc_field *table, size_t n,
+			      const void *base)
 {
-	return json_real(v);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct nc_field *f = &table[i];
+		const char *p = (const char *)base + f->off;
+		json_t *v = NULL;
+
+		switch (f->type) {
+		case NC_F_BUF:
+			v = json_string(p);
+			break;
+		case NC_F_DUP:
+			v = json_string(*(char *const *)p ? *(char *const *)p : "");
+			break;
+		case NC_F_BOOL:
+			v = json_boolean(*(const bool *)p);
+			break;
+		case NC_F_U32:
+			v = json_integer(*(const uint32_t *)p);
+			break;
+		case NC_F_U64:
+			v = nc_jint(*(const uint64_t *)p);
+			break;
+		}
+		json_object_set_new(o, f->key, v);
+	}
 }
 
 /* nc_groups_to_json - group bits as names; bits this tool lacks as numbers */
@@ -88,22 +173,7 @@ json_t *nc_info_to_json(const struct nc_info *info)
 	json_t *o = json_object(), *hooks = json_array();
 	unsigned int i;
 
-	json_object_set_new(o, "version", json_string(info->version));
-	json_object_set_new(o, "kernel", json_string(info->kernel));
-	json_object_set_new(o, "preempt_rt", json_boolean(info->preempt_rt));
-	json_object_set_new(o, "threadirqs", json_boolean(info->threadirqs));
-	json_object_set_new(o, "tsc_khz", json_integer(info->tsc_khz));
-	json_object_set_new(o, "nr_cpus", json_integer(info->nr_cpus));
-	json_object_set_new(o, "nr_cpus_online", json_integer(info->nr_cpus_online));
-	json_object_set_new(o, "probe_cost_cycles", json_integer(info->probe_cost));
-	json_object_set_new(o, "hist_buckets", json_integer(info->hist_buckets));
-	json_object_set_new(o, "hist_sub_bits", json_integer(info->hist_sub_bits));
-	json_object_set_new(o, "mem_per_cpu", json_integer(info->mem_per_cpu));
-	json_object_set_new(o, "generation", json_integer(info->generation));
-	json_object_set_new(o, "reset_ns", nc_jint(info->reset_ns));
-	json_object_set_new(o, "now_ns", nc_jint(info->now_ns));
-	json_object_set_new(o, "reset_cycles", nc_jint(info->reset_cycles));
-	json_object_set_new(o, "now_cycles", nc_jint(info->now_cycles));
+	nc_fields_to_json(o, nc_info_fields, ARRAY_SIZE(nc_info_fields), info);
 	json_object_set_new(o, "task_slots", info->has_task_slots ?
 			    json_integer(info->task_slots) : json_null());
 	json_object_set_new(o, "task_slots_used", info->has_task_slots ?
@@ -129,20 +199,16 @@ json_t *nc_info_to_json(const struct nc_info *info)
 }
 
 /*
- * nc_stage_to_json - one stage of one CPU (or the total): the raw data,
- * the non-empty buckets, and with NC_JSON_DERIVED what "dump" computes.
- * The overflow bucket has no upper bound: its "hi" is null.
+ * nc_stage_to_json - one stage of one CPU (or the total): the raw data and
+ * the non-empty buckets (none for a stage without a histogram).  The
+ * overflow bucket has no upper bound: its "hi" is null.
  */
 static json_t *nc_stage_to_json(const struct nc_model *m, const struct nc_cpu *c,
-				unsigned int s, unsigned int flags)
+				unsigned int s)
 {
 	static const struct nc_hist empty;
 	const struct nc_hist *h = c->stage[s] ? c->stage[s] : &empty;
 	json_t *o = json_object(), *b = json_array();
-	uint64_t pkts = nc_cpu_packets(m, &m->total, s);	/* see nc_stage_per_packet() */
-	/* --ns: the derived times of a cycle stage in ns */
-	double k = (flags & NC_JSON_NS) && m->stage[s].unit == NETCOST_UNIT_CYCLES ?
-		   nc_cycles_to_ns(1, m->info.tsc_khz) : 1;
 	unsigned int i;
 
 	json_object_set_new(o, "count", nc_jint(h->count));
@@ -152,22 +218,6 @@ static json_t *nc_stage_to_json(const struct nc_model *m, const struct nc_cpu *c
 	json_object_set_new(o, "unit", json_string(m->stage[s].unit < ARRAY_SIZE(nc_unit_names) ?
 						   nc_unit_names[m->stage[s].unit] : "cycles"));
 	json_object_set_new(o, "role", json_string(nc_role_name(m->stage[s].role)));
-	if (flags & NC_JSON_DERIVED) {
-		/* absent figures are null, never missing keys */
-		json_object_set_new(o, "mean", h->count ? nc_jreal(k * nc_hist_mean(h)) : json_null());
-		json_object_set_new(o, "p50", h->count ?
-				    nc_jreal(k * nc_hist_percentile(h, 50)) : json_null());
-		json_object_set_new(o, "p90", h->count ?
-				    nc_jreal(k * nc_hist_percentile(h, 90)) : json_null());
-		json_object_set_new(o, "p99", h->count ?
-				    nc_jreal(k * nc_hist_percentile(h, 99)) : json_null());
-		json_object_set_new(o, "p999", h->count ?
-				    nc_jreal(k * nc_hist_percentile(h, 99.9)) : json_null());
-		json_object_set_new(o, "events_per_packet", pkts ?
-				    nc_jreal((double)h->count / (double)pkts) : json_null());
-		json_object_set_new(o, "per_packet", pkts ?
-				    nc_jreal(k * (double)h->sum / (double)pkts) : json_null());
-	}
 	for (i = 0; i < NETCOST_HIST_BUCKETS; i++) {
 		json_t *jb;
 
@@ -184,22 +234,18 @@ static json_t *nc_stage_to_json(const struct nc_model *m, const struct nc_cpu *c
 	return o;
 }
 
-/* nc_cpu_to_json - {"stages": {...}, "counters": {...}} of a CPU or total */
-static json_t *nc_cpu_to_json(const struct nc_model *m, const struct nc_cpu *c,
-			      unsigned int flags)
+/*
+ * nc_cpu_to_json - {"stages": {...}, "counters": {...}} of a CPU or the
+ * total: the stages it has, or with @all every stage of the model
+ */
+static json_t *nc_cpu_to_json(const struct nc_model *m, const struct nc_cpu *c, bool all)
 {
 	json_t *o = json_object(), *st = json_object(), *ct = json_object();
 	unsigned int i;
 
-	for (i = 0; i < m->nr_stages; i++) {
-		bool events = c->stage[i] && c->stage[i]->count;
-
-		/* a file keeps what it has; dump -j shows what the text shows */
-		if (!(flags & NC_JSON_DERIVED) ? !c->stage[i] :
-		    !(flags & NC_JSON_ALL) && !events)
-			continue;
-		json_object_set_new(st, m->stage[i].name, nc_stage_to_json(m, c, i, flags));
-	}
+	for (i = 0; i < m->nr_stages; i++)
+		if (c->stage[i] || all)
+			json_object_set_new(st, m->stage[i].name, nc_stage_to_json(m, c, i));
 	for (i = 0; i < m->nr_counters; i++)
 		if (c->has_counter[i])
 			json_object_set_new(ct, m->counter[i], nc_jint(c->counter[i]));
@@ -208,19 +254,15 @@ static json_t *nc_cpu_to_json(const struct nc_model *m, const struct nc_cpu *c,
 	return o;
 }
 
-/* nc_model_to_json - {"info", "cpus", "total"}: the "dump -j" document */
-json_t *nc_model_to_json(const struct nc_model *m, unsigned int flags)
+/* nc_model_to_json - {"info", "cpus", "total"}; @all: every stage everywhere */
+json_t *nc_model_to_json(const struct nc_model *m, bool all)
 {
 	json_t *o = json_object(), *cpus = json_array();
 	unsigned int i;
 
-	if (flags & NC_JSON_DERIVED) {
-		json_object_set_new(o, "schema", json_integer(NC_SNAPSHOT_SCHEMA));
-		json_object_set_new(o, "time_unit", json_string(flags & NC_JSON_NS ? "ns" : "cycles"));
-	}
 	json_object_set_new(o, "info", nc_info_to_json(&m->info));
 	for (i = 0; i < m->nr_cpus; i++) {
-		json_t *c = json_object(), *body = nc_cpu_to_json(m, &m->cpus[i], flags);
+		json_t *c = json_object(), *body = nc_cpu_to_json(m, &m->cpus[i], all);
 
 		json_object_set_new(c, "cpu", json_integer(m->cpus[i].cpu));
 		json_object_update(c, body);
@@ -228,7 +270,7 @@ json_t *nc_model_to_json(const struct nc_model *m, unsigned int flags)
 		json_array_append_new(cpus, c);
 	}
 	json_object_set_new(o, "cpus", cpus);
-	json_object_set_new(o, "total", nc_cpu_to_json(m, &m->total, flags));
+	json_object_set_new(o, "total", nc_cpu_to_json(m, &m->total, all));
 	return o;
 }
 
@@ -237,16 +279,7 @@ static json_t *nc_meta_to_json(const struct nc_meta *meta)
 {
 	json_t *o = json_object();
 
-	json_object_set_new(o, "kernel", json_string(meta->kernel ? meta->kernel : ""));
-	json_object_set_new(o, "preempt_rt", json_boolean(meta->preempt_rt));
-	json_object_set_new(o, "threadirqs", json_boolean(meta->threadirqs));
-	json_object_set_new(o, "cmdline", json_string(meta->cmdline ? meta->cmdline : ""));
-	json_object_set_new(o, "cpu_model", json_string(meta->cpu_model ? meta->cpu_model : ""));
-	json_object_set_new(o, "tsc_khz", json_integer(meta->tsc_khz));
-	json_object_set_new(o, "nr_cpus", json_integer(meta->nr_cpus));
-	json_object_set_new(o, "taken_at", json_string(meta->taken_at ? meta->taken_at : ""));
-	json_object_set_new(o, "interval_ns", nc_jint(meta->interval_ns));
-	json_object_set_new(o, "probe_cost_cycles", json_integer(meta->probe_cost));
+	nc_fields_to_json(o, nc_meta_fields, ARRAY_SIZE(nc_meta_fields), meta);
 	json_object_set_new(o, "note", meta->note ? json_string(meta->note) : json_null());
 	if (meta->load)
 		json_object_set(o, "load", meta->load);
@@ -258,7 +291,7 @@ static json_t *nc_meta_to_json(const struct nc_meta *meta)
 /* nc_snapshot_to_json - the whole snapshot document of a model with meta */
 json_t *nc_snapshot_to_json(const struct nc_model *m)
 {
-	json_t *o = json_object(), *body = nc_model_to_json(m, 0);
+	json_t *o = json_object(), *body = nc_model_to_json(m, false);
 
 	json_object_set_new(o, "schema", json_integer(NC_SNAPSHOT_SCHEMA));
 	json_object_set_new(o, "tool", json_string("netcost"));
@@ -282,66 +315,6 @@ int nc_json_print(FILE *f, json_t *root, unsigned int indent)
 		return NC_EXIT_ERROR;
 	}
 	return NC_EXIT_OK;
-}
-
-/* nc_read_line - the first line of a small file, without its newline */
-static char *nc_read_line(const char *path, const char *prefix)
-{
-	char line[4096];
-	FILE *f = fopen(path, "r");
-	char *val = NULL;
-
-	if (!f)
-		return NULL;
-	while (!val && fgets(line, sizeof(line), f)) {
-		char *p = line;
-
-		line[strcspn(line, "\n")] = '\0';
-		if (prefix) {
-			if (strncmp(line, prefix, strlen(prefix)))
-				continue;
-			p = strchr(line, ':');
-			if (!p)
-				continue;
-			for (p++; *p == ' ' || *p == '\t'; p++)
-				;
-		}
-		val = nc_xstrdup(p);
-	}
-	fclose(f);
-	return val;
-}
-
-/*
- * nc_meta_collect - fill @meta for a snapshot taken now of a module that
- * answered @info: the kernel as the module saw it, the boot command line
- * and CPU model of this machine, and the interval since the last reset.
- */
-void nc_meta_collect(struct nc_meta *meta, const struct nc_info *info,
-		     const char *note)
-{
-	char when[32];
-	time_t now = time(NULL);
-	struct tm tm;
-
-	nc_meta_free(meta);
-	meta->kernel = nc_xstrdup(info->kernel);
-	meta->preempt_rt = info->preempt_rt;
-	meta->threadirqs = info->threadirqs;
-	meta->cmdline = nc_read_line("/proc/cmdline", NULL);
-	if (!meta->cmdline)
-		meta->cmdline = nc_xstrdup("");
-	meta->cpu_model = nc_read_line("/proc/cpuinfo", "model name");
-	if (!meta->cpu_model)
-		meta->cpu_model = nc_xstrdup("unknown");
-	meta->tsc_khz = info->tsc_khz;
-	meta->nr_cpus = info->nr_cpus;
-	gmtime_r(&now, &tm);
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	meta->taken_at = nc_xstrdup(when);
-	meta->interval_ns = info->now_ns > info->reset_ns ? info->now_ns - info->reset_ns : 0;
-	meta->probe_cost = info->probe_cost;
-	meta->note = nc_xstrdup(note);
 }
 
 /* nc_snapshot_cb - the nc_write_fn of nc_snapshot_save() */
@@ -517,6 +490,44 @@ static int nc_jget_strdup(struct nc_jctx *j, json_t *obj, const char *key, char 
 	return 0;
 }
 
+/*
+ * nc_jfields - the members of @table from @obj into the struct at @base:
+ * every one must be there, of its type (schema 1 files by key_v1)
+ */
+static int nc_jfields(struct nc_jctx *j, json_t *obj, const struct nc_field *table, size_t n,
+		      void *base)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct nc_field *f = &table[i];
+		const char *key = j->schema < 2 && f->key_v1 ? f->key_v1 : f->key;
+		char *p = (char *)base + f->off;
+		int ret = 0;
+
+		switch (f->type) {
+		case NC_F_BUF:
+			ret = nc_jget_str(j, obj, key, p, f->len);
+			break;
+		case NC_F_DUP:
+			ret = nc_jget_strdup(j, obj, key, (char **)p);
+			break;
+		case NC_F_BOOL:
+			ret = nc_jget_bool(j, obj, key, (bool *)p);
+			break;
+		case NC_F_U32:
+			ret = nc_jget_u32(j, obj, key, (uint32_t *)p);
+			break;
+		case NC_F_U64:
+			ret = nc_jget_u64(j, obj, key, (uint64_t *)p);
+			break;
+		}
+		if (ret)
+			return NC_EXIT_SNAPSHOT;
+	}
+	return 0;
+}
+
 /* nc_jgroups - a "groups" array of names (or bit values) into bits */
 static int nc_jgroups(struct nc_jctx *j, json_t *obj, uint32_t *groups)
 {
@@ -624,22 +635,7 @@ static int nc_jinfo(struct nc_jctx *j, json_t *obj, struct nc_info *info)
 	int ret;
 
 	len = nc_jpush(j, "info");
-	ret = nc_jget_str(j, obj, "version", info->version, sizeof(info->version)) ||
-	      nc_jget_str(j, obj, "kernel", info->kernel, sizeof(info->kernel)) ||
-	      nc_jget_bool(j, obj, "preempt_rt", &info->preempt_rt) ||
-	      nc_jget_bool(j, obj, "threadirqs", &info->threadirqs) ||
-	      nc_jget_u32(j, obj, "tsc_khz", &info->tsc_khz) ||
-	      nc_jget_u32(j, obj, "nr_cpus", &info->nr_cpus) ||
-	      nc_jget_u32(j, obj, "nr_cpus_online", &info->nr_cpus_online) ||
-	      nc_jget_u32(j, obj, "probe_cost_cycles", &info->probe_cost) ||
-	      nc_jget_u32(j, obj, "hist_buckets", &info->hist_buckets) ||
-	      nc_jget_u32(j, obj, "hist_sub_bits", &info->hist_sub_bits) ||
-	      nc_jget_u32(j, obj, "mem_per_cpu", &info->mem_per_cpu) ||
-	      nc_jget_u32(j, obj, "generation", &info->generation) ||
-	      nc_jget_u64(j, obj, "reset_ns", &info->reset_ns) ||
-	      nc_jget_u64(j, obj, "now_ns", &info->now_ns) ||
-	      nc_jget_u64(j, obj, "reset_cycles", &info->reset_cycles) ||
-	      nc_jget_u64(j, obj, "now_cycles", &info->now_cycles) ||
+	ret = nc_jfields(j, obj, nc_info_fields, ARRAY_SIZE(nc_info_fields), info) ||
 	      nc_jget(j, obj, "config", JSON_OBJECT, &cfg) ||
 	      nc_jconfig(j, cfg, &info->config) ||
 	      nc_jget(j, obj, "hooks", JSON_ARRAY, &hooks);
@@ -840,17 +836,7 @@ static int nc_jmeta(struct nc_jctx *j, json_t *obj, struct nc_meta *meta)
 	size_t len = nc_jpush(j, "meta");
 	int ret;
 
-	ret = nc_jget_strdup(j, obj, "kernel", &meta->kernel) ||
-	      nc_jget_bool(j, obj, "preempt_rt", &meta->preempt_rt) ||
-	      nc_jget_bool(j, obj, "threadirqs", &meta->threadirqs) ||
-	      nc_jget_strdup(j, obj, "cmdline", &meta->cmdline) ||
-	      nc_jget_strdup(j, obj, "cpu_model", &meta->cpu_model) ||
-	      nc_jget_u32(j, obj, "tsc_khz", &meta->tsc_khz) ||
-	      nc_jget_u32(j, obj, "nr_cpus", &meta->nr_cpus) ||
-	      nc_jget_strdup(j, obj, "taken_at", &meta->taken_at) ||
-	      nc_jget_u64(j, obj, "interval_ns", &meta->interval_ns) ||
-	      nc_jget_u32(j, obj, j->schema >= 2 ? "probe_cost_cycles" : "probe_cost",
-			  &meta->probe_cost);
+	ret = nc_jfields(j, obj, nc_meta_fields, ARRAY_SIZE(nc_meta_fields), meta);
 	note = json_object_get(obj, "note");
 	load = json_object_get(obj, "load");
 	soak = json_object_get(obj, "soak");

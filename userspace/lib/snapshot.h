@@ -23,16 +23,10 @@
 #define NC_SNAPSHOT_SCHEMA	2
 #define NC_SNAPSHOT_MAX_BYTES	(64 << 20)	/* ~40 kB a busy CPU: ~1600 CPUs */
 
-/* what the stage objects of nc_model_to_json() carry besides the raw data */
-enum nc_json_flags {
-	NC_JSON_DERIVED	= 1 << 0,	/* mean, percentiles, per packet; stages with events */
-	NC_JSON_NS	= 1 << 1,	/* derived times in ns (--ns) */
-	NC_JSON_ALL	= 1 << 2,	/* every stage, also without events (--all) */
-};
 
 json_t *nc_info_to_json(const struct nc_info *info);
 json_t *nc_config_to_json(const struct nc_config *cfg);
-json_t *nc_model_to_json(const struct nc_model *m, unsigned int flags);
+json_t *nc_model_to_json(const struct nc_model *m, bool all);
 json_t *nc_snapshot_to_json(const struct nc_model *m);
 int nc_snapshot_save(const struct nc_model *m, const char *path);
 bool nc_snapshot_file_is(const char *path);
