@@ -44,6 +44,23 @@ bool nc_stage_in_total(const struct nc_model *m, unsigned int s)
 	return m->stage[s].role == NC_ROLE_TOP;
 }
 
+/*
+ * nc_stage_is_kernel_work - whether stage @s is kernel CPU work of its own,
+ * outside every process's utime + stime: a top-level or other-work stage
+ * in cycles (hard and soft interrupts, IRQ threads, context switches),
+ * but not the syscalls, which run in (and are charged to) the process.
+ * Nested stages run inside these; waiting time is not CPU time.  The
+ * accounting closure of "netcost run" holds these against the soak.
+ */
+bool nc_stage_is_kernel_work(const struct nc_model *m, unsigned int s)
+{
+	const struct nc_stage_desc *d = &m->stage[s];
+
+	return d->unit == NETCOST_UNIT_CYCLES &&
+	       (d->role == NC_ROLE_TOP || d->role == NC_ROLE_OTHER) &&
+	       strncmp(d->name, "syscall_", 8);
+}
+
 /* nc_stage_is_cpu_time - whether stage @s is CPU time (not waiting, not a count) */
 bool nc_stage_is_cpu_time(const struct nc_model *m, unsigned int s)
 {

@@ -16,6 +16,7 @@ uint64_t nc_rx_packets(const struct nc_model *m, const struct nc_cpu *c);
 uint64_t nc_tx_packets(const struct nc_model *m, const struct nc_cpu *c);
 bool nc_stage_in_total(const struct nc_model *m, unsigned int s);
 bool nc_stage_is_cpu_time(const struct nc_model *m, unsigned int s);
+bool nc_stage_is_kernel_work(const struct nc_model *m, unsigned int s);
 uint64_t nc_cpu_packets(const struct nc_model *m, const struct nc_cpu *c,
 			unsigned int stage);
 uint64_t nc_stage_own_cycles(const struct nc_model *m, const struct nc_cpu *c,
