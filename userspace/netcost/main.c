@@ -25,8 +25,8 @@ struct nc_cmd {
 
 static const struct nc_cmd nc_cmds[] = {
 	{ "info", cmd_info, "info [-j]",
-	  "module version, kernel, preemption model, configuration and hooks", false },
-	{ "dump", cmd_dump, "dump [-j] [--per-cpu] [--cpu LIST] [--stage LIST] [--ns] [--all]",
+	  "the module and kernel, the preemption model, what is recorded and the probes", false },
+	{ "dump", cmd_dump, "dump [-j] [--per-cpu] [--cpu LIST] [--stage LIST] [--ns] [--all] [--wide]",
 	  "cost of each stage per packet since the last reset", false },
 	{ "reset", cmd_reset, "reset",
 	  "clear all statistics (starts a new interval)", false },
@@ -38,21 +38,21 @@ static const struct nc_cmd nc_cmds[] = {
 	{ "watch", cmd_watch, "watch [-i SECONDS] [-n COUNT] [-j] [dump options]",
 	  "live per-interval costs (q or Ctrl-C quits)", false },
 	{ "save", cmd_save, "save FILE [--note TEXT] [--load JSON]",
-	  "write a snapshot of the statistics with meta data", false },
+	  "write the statistics, with where and when they were taken, to a file", false },
 	{ "show", cmd_show, "show FILE [-j] [dump options]",
 	  "print a snapshot exactly as dump would", false },
 	{ "diff", cmd_diff, "diff A B [-j]",
 	  "compare two snapshots stage by stage", false },
 	{ "plot", cmd_plot, "plot A [B] -o FILE.svg",
-	  "SVG chart: cost per packet by stage, histogram overlays", false },
+	  "SVG chart: cost per packet by stage, and each stage's histograms", false },
 	{ "export", cmd_export, "export --prometheus [--per-cpu] [--snapshot FILE] [-o FILE]",
 	  "Prometheus text format (node_exporter textfile collector)", false },
 	{ "soak", cmd_soak, "soak [-d SECONDS] [-i INTERVAL] [--calibrate] [--calib-seconds S] [--calib-file PATH] [-j] [-q]",
-	  "measure the CPU time left to a user-space spinner (cyclesoak)", true },
+	  "measure the CPU load of each CPU by what a low-priority spinner is left", true },
 	{ "run", cmd_run,
 	  "run (--gen 'ARGS' [--sink 'ARGS'] [--sink-prefix 'CMD'] | --external)\n"
 	  "                   [-d SECONDS] -o FILE [--note TEXT] [--calibrate] [-j]",
-	  "reset, soak, load, record, save: one measurement with its accounting closure", true },
+	  "one measurement: reset, load the network, record, save, account for the CPU time", true },
 };
 
 /* nc_usage - the command list, on @f */
