@@ -571,14 +571,12 @@ static void nc_report_cpu_json(json_t *jc, const struct nc_model *m, const struc
 	for (s = 0; s < m->nr_stages; s++) {
 		json_t *js = json_object_get(st, m->stage[s].name);
 
-		if (!js)
-			continue;
-		/* as in the text: stages without events only with --all */
-		if (!o->all && (!c->stage[s] || !c->stage[s]->count)) {
-			json_object_del(st, m->stage[s].name);
-			continue;
-		}
-		nc_report_stage_json(js, m, c, s, o);
+		/*
+		 * The stages the module reported, with or without events (the
+		 * lab's jq reads zero counts); --all adds every stage known.
+		 */
+		if (js)
+			nc_report_stage_json(js, m, c, s, o);
 	}
 }
 
