@@ -2,8 +2,10 @@
 #
 #   make            tools + the module for every lab kernel
 #   make demo       set up, then run the stock-vs-RT comparison in the lab
-#   make check      set up, then unit tests and lab tests on all lab kernels
+#   make check      set up, then unit tests (also under ASan+UBSan) and lab tests
 #   make oracle     every stage against a replay of an ftrace trace (tests/oracle)
+#   make unit       unit tests and a bounded fuzz run; make unit-san: under ASan+UBSan
+#   make fuzz       every fuzz target for >= 1,000,000 runs (FUZZ_RUNS)
 #   make module KDIR=/lib/modules/$(uname -r)/build   one module, any kernel
 #   make lint       W=1 and sparse (C=2) for every lab kernel, -Werror tools
 #   make bench-overhead   netcost's cost vs ftrace and bpftrace (bench/README.md)
@@ -20,13 +22,13 @@ VERSION := $(shell sed -n 's/^\#define NETCOST_VERSION\t*"\(.*\)"/\1/p' include/
 BUILD := $(CURDIR)/build
 KERNEL_SRC := Kbuild $(wildcard module/*.c module/*.h include/*.h include/uapi/*.h)
 
-.PHONY: all setup tools modules module check unit lab oracle demo lint sparse clean \
+.PHONY: all setup tools modules module check unit unit-san fuzz lab oracle demo lint sparse clean \
 	dkms-install install bench bench-gen bench-overhead bench-dump help
 
 all: tools modules
 
 help:
-	@sed -n '2,15s/^# \{0,1\}//p' Makefile
+	@sed -n '2,17s/^# \{0,1\}//p' Makefile
 
 setup:
 	@tests/lab/setup $(LAB_KERNELS)
@@ -88,6 +90,20 @@ lint: tools
 unit: tools
 	@$(MAKE) --no-print-directory -C tests/unit BUILD=$(BUILD)
 
+# The tools and unit tests a second time, under ASan and UBSan (any report
+# fails the test), in build/san; the fuzzers run in "make unit" already.
+SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=all
+unit-san:
+	@$(MAKE) --no-print-directory -C tests/unit BUILD=$(BUILD)/san FUZZ_SECONDS=0 \
+		CFLAGS="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined"
+
+# every fuzz target for at least 1,000,000 runs (FUZZ_RUNS), failing on any
+# crash, leak or sanitizer report
+FUZZ_RUNS ?= 1000000
+fuzz:
+	@FUZZ_RUNS=$(FUZZ_RUNS) BUILD=$(BUILD) tests/unit/fuzz-run
+
 lab: setup
 	@$(MAKE) --no-print-directory all
 	@tests/lab/check $(LAB_KERNELS)
@@ -135,6 +151,7 @@ install: tools
 	install -D -m 0755 build/bin/netcost $(DESTDIR)/usr/local/sbin/netcost
 	install -D -m 0755 build/bin/netcost-gen $(DESTDIR)/usr/local/bin/netcost-gen
 	install -D -m 0644 Documentation/netcost.8 $(DESTDIR)/usr/local/share/man/man8/netcost.8
+	install -D -m 0644 Documentation/netcost-gen.1 $(DESTDIR)/usr/local/share/man/man1/netcost-gen.1
 
 clean:
 	rm -rf build

@@ -78,9 +78,13 @@ static struct nc_hook nc_hooks[] = {
 	       sizeof(struct nc_irq_thread_run), "irq_forced_thread_fn"),
 	NC_KRP(NETCOST_GROUP_IRQ, nc_krp_irq_thread_entry, nc_krp_irq_thread_ret,
 	       sizeof(struct nc_irq_thread_run), "irq_thread_fn"),
-	/* tells a softirq run from irq_exit() from one at local_bh_enable() */
-	NC_KRP(NETCOST_GROUP_SOFTIRQ, nc_krp_irq_exit_entry, nc_krp_irq_exit_ret,
-	       0, "irq_exit_rcu"),
+	/*
+	 * tells a softirq run at local_bh_enable() from one at irq_exit() on
+	 * stock kernels (PREEMPT_RT has no softirq at irq_exit(), nor this
+	 * path through do_softirq(): not attached there)
+	 */
+	NC_KRP(NETCOST_GROUP_SOFTIRQ, nc_krp_do_softirq_entry, nc_krp_do_softirq_ret,
+	       0, "do_softirq"),
 	/* softirq time is subtracted from system calls; NET_RX opens NAPI */
 	NC_TP("softirq_entry", NETCOST_GROUP_SOFTIRQ | NETCOST_GROUP_NET |
 	      NETCOST_GROUP_SYSCALL, nc_tp_softirq_entry),
@@ -231,7 +235,7 @@ static void nc_frames_reset(void)
 		WRITE_ONCE(c->vector_start, 0);
 		WRITE_ONCE(c->rx_skip, 0);
 		WRITE_ONCE(c->switch_start, 0);
-		WRITE_ONCE(c->irq_exit_depth, 0);
+		WRITE_ONCE(c->bh_owner, NULL);
 		WRITE_ONCE(c->softirq.depth, 0);
 		WRITE_ONCE(c->napi.depth, 0);
 		WRITE_ONCE(c->rx.depth, 0);
@@ -241,6 +245,16 @@ static void nc_frames_reset(void)
 }
 
 bool nc_resume_in_fts;
+
+/*
+ * nc_hook_needed - whether this kernel needs @h at all: PREEMPT_RT never
+ * runs softirqs through do_softirq() (nor at irq_exit()), so that probe
+ * would only cost.
+ */
+static bool nc_hook_needed(const struct nc_hook *h)
+{
+	return !(IS_ENABLED(CONFIG_PREEMPT_RT) && h->krp_entry == nc_krp_do_softirq_entry);
+}
 
 /* nc_resume_in_fts_update - whether the finish_task_switch kprobe is on */
 static void nc_resume_in_fts_update(void)
@@ -279,7 +293,7 @@ int nc_hooks_apply(u32 groups)
 	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++) {
 		struct nc_hook *h = &nc_hooks[i];
 
-		if (!(h->groups & groups) || h->attached)
+		if (!(h->groups & groups) || h->attached || !nc_hook_needed(h))
 			continue;
 		err = nc_hook_attach(h);
 		if (err && h->groups == NC_G_ALL && !h->optional) {

@@ -136,7 +136,7 @@ struct nc_cpu {
 	u64 hardirq_hard;		/* hard_total at hardirq_start (NMIs) */
 	u64 vector_start;		/* cycles, 0 = no system vector open */
 	u64 vector_hard;		/* hard_total at vector_start (NMIs) */
-	int irq_exit_depth;		/* inside irq_exit_rcu() */
+	struct task_struct *bh_owner;	/* the task inside do_softirq(), or NULL */
 	struct task_struct *rx_skip_owner; /* loopback rx entries being skipped */
 	int rx_skip;
 	struct nc_frame softirq;
@@ -366,8 +366,8 @@ void nc_tp_sys_exit(void *data, struct pt_regs *regs, long ret);
 int nc_kp_finish_task_switch(struct kprobe *p, struct pt_regs *regs);
 int nc_krp_irq_thread_entry(struct kretprobe_instance *ri, struct pt_regs *regs);
 int nc_krp_irq_thread_ret(struct kretprobe_instance *ri, struct pt_regs *regs);
-int nc_krp_irq_exit_entry(struct kretprobe_instance *ri, struct pt_regs *regs);
-int nc_krp_irq_exit_ret(struct kretprobe_instance *ri, struct pt_regs *regs);
+int nc_krp_do_softirq_entry(struct kretprobe_instance *ri, struct pt_regs *regs);
+int nc_krp_do_softirq_ret(struct kretprobe_instance *ri, struct pt_regs *regs);
 
 struct nc_irq_thread_run {
 	u64 start;			/* cycles: the run's start time */

@@ -212,25 +212,24 @@ void nc_tp_nmi_handler(void *data, void *handler, s64 delta_ns, int handled)
 }
 
 /*
- * nc_krp_irq_exit_entry/ret - track whether this CPU is inside
- * irq_exit_rcu(), where a stock kernel runs pending softirqs.  Depth,
- * because an interrupt can nest inside those softirqs.
+ * nc_krp_do_softirq_entry/ret - track which task is inside do_softirq(),
+ * the way a stock kernel's local_bh_enable() runs pending softirqs.  A
+ * softirq run anywhere else on a stock kernel, but in ksoftirqd, comes
+ * from irq_exit().  (Probing do_softirq(), once per bh_enable that finds
+ * work, costs a fraction of probing irq_exit_rcu() at every interrupt.)
  */
-int nc_krp_irq_exit_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+int nc_krp_do_softirq_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	u64 t0 = nc_probe_begin(nc_krp_hook(ri));
 
-	this_nc_cpu()->irq_exit_depth++;
+	this_nc_cpu()->bh_owner = current;
 	nc_probe_end(t0);
 	return 0;
 }
 
-int nc_krp_irq_exit_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+int nc_krp_do_softirq_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct nc_cpu *c = this_nc_cpu();
-
-	if (c->irq_exit_depth > 0)
-		c->irq_exit_depth--;
+	this_nc_cpu()->bh_owner = NULL;
 	return 0;
 }
 

@@ -11,7 +11,8 @@
  * subtract.
  *
  * Where NET_RX ran:
- *   net_rx_in_irq_exit		inside irq_exit_rcu() (stock kernels)
+ *   net_rx_in_irq_exit		at irq_exit() (stock kernels: any run that is
+ *				not in do_softirq() or ksoftirqd)
  *   net_rx_in_ksoftirqd	in a ksoftirqd thread
  *   net_rx_in_irq_thread	in a NIC IRQ thread's run (the irq_thread
  *				stage), at its local_bh_enable() (RT, or
@@ -32,23 +33,37 @@ static const enum netcost_counter nc_net_rx_where[] = {
 	[NC_IN_TASK_BH_ENABLE]	= NETCOST_CTR_NET_RX_IN_TASK_BH_ENABLE,
 };
 
-/* nc_softirq_where - the context a softirq run starts in */
+/* nc_softirq_in_thread - NET_RX in an IRQ thread: in a NIC run, or not */
+static enum nc_softirq_ctx nc_softirq_in_thread(void)
+{
+	struct nc_task *t = nc_task_find(current);
+
+	return t && (t->frames & NC_FRAME_IRQ_THREAD) ?
+	       NC_IN_IRQ_THREAD : NC_IN_OTHER_IRQ_THREAD;
+}
+
+/*
+ * nc_softirq_where - the context a softirq run starts in.  A stock
+ * kernel runs softirqs in do_softirq() (local_bh_enable(), in a task or
+ * an IRQ thread), in ksoftirqd, or else at irq_exit(); PREEMPT_RT runs
+ * them at local_bh_enable() in the task, in ksoftirqd or in IRQ threads,
+ * never at irq_exit().
+ */
 static enum nc_softirq_ctx nc_softirq_where(const struct nc_cpu *c)
 {
-	if (c->irq_exit_depth > 0)
-		return NC_IN_IRQ_EXIT;
-	switch (nc_task_kind(current)) {
-	case NC_TASK_KSOFTIRQD:
-		return NC_IN_KSOFTIRQD;
-	case NC_TASK_IRQ_THREAD: {
-		struct nc_task *t = nc_task_find(current);
+	enum nc_task_kind kind = nc_task_kind(current);
 
-		return t && (t->frames & NC_FRAME_IRQ_THREAD) ?
-		       NC_IN_IRQ_THREAD : NC_IN_OTHER_IRQ_THREAD;
+	if (IS_ENABLED(CONFIG_PREEMPT_RT) || c->bh_owner == current) {
+		switch (kind) {
+		case NC_TASK_KSOFTIRQD:
+			return NC_IN_KSOFTIRQD;
+		case NC_TASK_IRQ_THREAD:
+			return nc_softirq_in_thread();
+		default:
+			return NC_IN_TASK_BH_ENABLE;
+		}
 	}
-	default:
-		return NC_IN_TASK_BH_ENABLE;
-	}
+	return kind == NC_TASK_KSOFTIRQD ? NC_IN_KSOFTIRQD : NC_IN_IRQ_EXIT;
 }
 
 void nc_tp_softirq_entry(void *data, unsigned int vec)

@@ -17,6 +17,7 @@
 
 #include "diff.h"
 #include "report.h"
+#include "snapshot.h"
 #include "synth.h"
 
 #define NEAR(a, b)	(fabs((double)(a) - (double)(b)) < 1e-9 * fmax(1, fabs((double)(b))))
@@ -124,7 +125,7 @@ static void test_synthetic_rt(void **state)
 	assert_true(NEAR(delta, d->total_b - d->total_a));
 	assert_true(d->total_b > 1.5 * d->total_a);
 	t = find(d, "irq_thread");
-	assert_true(t->a == 0 && t->b > 0 && t->ratio == 0 && t->ks < 0);
+	assert_true(t->a == 0 && t->b > 0 && t->ratio == -1 && t->ks < 0);
 	t = find(d, "hardirq");
 	assert_true(t->ratio < 0.5 && t->ks > 0.9);	/* the RT hardirq only wakes the thread */
 	nc_model_free(a);
@@ -159,7 +160,7 @@ static void test_warnings_and_no_packets(void **state)
 	nc_err_quiet = true;
 	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), NC_EXIT_NO_PACKETS);
 	nc_err_quiet = false;
-	assert_non_null(strstr(nc_last_err, "b: no packets"));
+	assert_non_null(strstr(nc_last_err, "b: no rx packets"));
 	nc_model_free(a);
 	nc_model_free(b);
 	free(a);
@@ -192,10 +193,95 @@ static void test_print(void **state)
 	o = json_loads(buf, 0, NULL);
 	assert_non_null(o);
 	assert_true(NEAR(json_real_value(json_object_get(o, "ratio")), 2));
-	assert_string_equal(json_string_value(json_object_get(json_array_get(
-		json_object_get(o, "stages"), 0), "stage")), "syscall_rx");
+	/* stages and counters are objects keyed by name, as in dump -j */
+	assert_true(json_is_object(json_object_get(o, "stages")));
+	assert_true(json_is_object(json_object_get(o, "counters")));
+	assert_string_equal(json_string_value(json_object_get(json_object_get(
+		json_object_get(o, "stages"), "syscall_rx"), "stage")), "syscall_rx");
+	assert_true(NEAR(json_real_value(json_object_get(json_object_get(
+		json_object_get(o, "stages"), "syscall_rx"), "ratio")), 2.25));
+	assert_int_equal(json_integer_value(json_object_get(o, "schema")), NC_SNAPSHOT_SCHEMA);
 	json_decref(o);
 	free(buf);
+	nc_model_free(a);
+	nc_model_free(b);
+	free(a);
+	free(d);
+}
+
+/* diff_json - nc_diff_print(-j) of @d, parsed */
+static json_t *diff_json(const struct nc_diff *d)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	json_t *o;
+
+	assert_int_equal(nc_diff_print(f, d, true), 0);
+	fclose(f);
+	o = json_loads(buf, 0, NULL);
+	assert_non_null(o);
+	free(buf);
+	return o;
+}
+
+/* json_stage - the entry of stage @name in a diff -j document */
+static json_t *json_stage(json_t *o, const char *name)
+{
+	json_t *st = json_object_get(o, "stages"), *v;
+	size_t i;
+
+	if (json_is_object(st))
+		return json_object_get(st, name);
+	json_array_foreach(st, i, v)
+		if (!strcmp(json_string_value(json_object_get(v, "stage")), name))
+			return v;
+	return NULL;
+}
+
+/*
+ * issue 11, bug 8: figures without a meaning printed as numbers.  A side
+ * without rx packets is exit 7; a ratio over zero is null in -j.
+ */
+static void test_undefined_figures(void **state)
+{
+	struct nc_model *a = calloc(2, sizeof(*a)), *b = a + 1;
+	struct nc_diff *d = calloc(1, sizeof(*d));
+	json_t *o;
+
+	(void)state;
+	/* A's hardirq costs 0 per packet: B/A is undefined */
+	tiny(a, 10, 0, 200, 1000, 2000000);
+	tiny(b, 10, 150, 450, 1000, 2000000);
+	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), 0);
+	o = diff_json(d);
+	assert_non_null(json_stage(o, "hardirq"));
+	assert_true(json_is_null(json_object_get(json_stage(o, "hardirq"), "ratio")));
+	assert_true(NEAR(json_real_value(json_object_get(json_stage(o, "syscall_rx"), "ratio")),
+			 2.25));
+	json_decref(o);
+	nc_model_free(a);
+	nc_model_free(b);
+
+	/* no top-level cycles at all in A: the total ratio is undefined */
+	tiny(a, 10, 0, 0, 1000, 2000000);
+	tiny(b, 10, 150, 450, 1000, 2000000);
+	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), 0);
+	o = diff_json(d);
+	assert_true(json_is_null(json_object_get(o, "ratio")));
+	assert_true(json_is_null(json_object_get(o, "ratio_ns")));
+	json_decref(o);
+	nc_model_free(b);
+
+	/* B received nothing (it sent a little): nothing to divide by */
+	tiny(b, 10, 150, 450, 1000, 2000000);
+	b->total.counter[nc_model_find_counter(b, "rx_packets")] = 0;
+	b->total.counter[nc_model_counter(b, "tx_packets")] = 5;
+	b->total.has_counter[nc_model_counter(b, "tx_packets")] = true;
+	nc_err_quiet = true;
+	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), NC_EXIT_NO_PACKETS);
+	nc_err_quiet = false;
+	assert_non_null(strstr(nc_last_err, "b: no rx packets"));
 	nc_model_free(a);
 	nc_model_free(b);
 	free(a);
@@ -209,6 +295,7 @@ int main(void)
 		cmocka_unit_test(test_synthetic_rt),
 		cmocka_unit_test(test_warnings_and_no_packets),
 		cmocka_unit_test(test_print),
+		cmocka_unit_test(test_undefined_figures),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -134,6 +134,38 @@ static void test_kernel_lines(void **state)
 	nc_model_free(&m);
 }
 
+/*
+ * The closure's kernel lines follow the stage roles (metrics.c), not a
+ * list of its own: hardirq_vectors (role other) and a stage a newer
+ * module calls top are held against the soak; syscalls are not.
+ */
+static void test_lines_follow_roles(void **state)
+{
+	const int cpus[] = { 0, 1 };
+	const double busy[] = { 0.05, 0.001 };
+	struct nc_closure c;
+	struct nc_model m;
+	int s;
+
+	(void)state;
+	exact(&m);
+	s = nc_model_stage(&m, "hardirq_vectors", NETCOST_UNIT_CYCLES);
+	synth_record(nc_cpu_hist(nc_model_cpu(&m, 0), (unsigned int)s), 3000);
+	s = nc_model_stage(&m, "future_top", NETCOST_UNIT_CYCLES);
+	nc_model_set_role(&m, (unsigned int)s, NC_ROLE_TOP);
+	synth_record(nc_cpu_hist(nc_model_cpu(&m, 0), (unsigned int)s), 700);
+	nc_model_sum_total(&m, NULL);
+	nc_closure_init(&c, KHZ, 1.0, 2, cpus, busy, NULL);
+	assert_int_equal(nc_closure_add_model(&c, &m), 0);
+	nc_closure_finish(&c);
+	assert_float_equal(line(&c, "hardirq_vectors")->cpu[0], 3000, 1e-9);
+	assert_float_equal(line(&c, "future_top")->cpu[0], 700, 1e-9);
+	for (unsigned int k = 0; k < c.nr_lines; k++)
+		assert_string_not_equal(c.line[k].name, "syscall_rx");
+	nc_closure_free(&c);
+	nc_model_free(&m);
+}
+
 static void test_processes(void **state)
 {
 	const int cpus[] = { 0, 1 };
@@ -325,6 +357,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_load_cycles),
 		cmocka_unit_test(test_kernel_lines),
+		cmocka_unit_test(test_lines_follow_roles),
 		cmocka_unit_test(test_processes),
 		cmocka_unit_test(test_over_and_empty),
 		cmocka_unit_test(test_json_and_text),

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "report.h"
@@ -186,7 +187,7 @@ static char *edit_valid(const char *from, const char *to)
 static void test_loader_rejects(void **state)
 {
 	char *small = edit_valid("\"schema\": 1", "\"schema\": 1");
-	char *newer = edit_valid("\"schema\": 1", "\"schema\": 2");
+	char *newer = edit_valid("\"schema\": 1", "\"schema\": 3");
 	char *tool = edit_valid("\"tool\": \"netcost\"", "\"tool\": \"perf\"");
 	char *noschema = edit_valid("\"schema\": 1,", "");
 	char *missing = edit_valid("\"tsc_khz\": 2096000,\n  \"nr_cpus\": 2,\n  \"nr_cpus_online\"",
@@ -197,8 +198,20 @@ static void test_loader_rejects(void **state)
 	char *badunit = edit_valid("\"unit\": \"packets\"", "\"unit\": \"bytes\"");
 	char *dupkey = edit_valid("\"schema\": 1,", "\"schema\": 1, \"schema\": 1,");
 	char *badmeta = edit_valid("\"cpu_model\": \"QEMU", "\"cpu_model\": 7, \"x\": \"");
+	/* issue 11, bug 7: figures that cannot be */
+	char *bucketsum = edit_valid("\"count\": 20", "\"count\": 21");
+	char *minmax = edit_valid("\"min\": 1148", "\"min\": 4000");
+	char *mean = edit_valid("\"cycles\": 41607", "\"cycles\": 41");
+	char *overflow = edit_valid("\"cpus\": [", "\"cpus\": [{\"cpu\": 1, \"stages\": {}, "
+				    "\"counters\": {\"rx_packets\": 9223372036854775807}},");
+	char *manycpus = edit_valid("\"nr_cpus_online\": 2", "\"nr_cpus_online\": 1000000");
 	char truncated[2000];
 	const struct bad_file cases[] = {
+		{ "bucket sum", bucketsum, "cpus[0].stages.hardirq.buckets: sum to 20, not count 21" },
+		{ "min > max", minmax, "cpus[0].stages.hardirq.min: greater than max" },
+		{ "mean", mean, "cpus[0].stages.hardirq.cycles: mean 2.05 outside [min 1148, max 3166]" },
+		{ "overflow", overflow, "counters.rx_packets: the sum over CPUs overflows" },
+		{ "many CPUs", manycpus, "info.nr_cpus_online: more than 4096 CPUs" },
 		{ "missing", NULL, "No such file or directory" },
 		{ "empty", "", "empty file, not a netcost snapshot" },
 		{ "not JSON", "hello world\n", ":1:5: not valid JSON" },
@@ -206,7 +219,7 @@ static void test_loader_rejects(void **state)
 		{ "array", "[1, 2]", "not a netcost snapshot (not a JSON object)" },
 		{ "wrong tool", tool, "not a netcost snapshot (no \"tool\": \"netcost\")" },
 		{ "no schema", noschema, "no valid \"schema\"" },
-		{ "newer schema", newer, "schema 2 is newer than this netcost's (1)" },
+		{ "newer schema", newer, "schema 3 is newer than this netcost's (2)" },
 		{ "missing field", missing, "info.tsc_khz: missing" },
 		{ "wrong type", wrongtype, "cpus[0].stages.hardirq.count: expected an integer" },
 		{ "negative", negative, "cpus[0].stages.hardirq.count: must not be negative" },
@@ -260,6 +273,38 @@ static void test_loader_rejects(void **state)
 	free(badunit);
 	free(dupkey);
 	free(badmeta);
+	free(bucketsum);
+	free(minmax);
+	free(mean);
+	free(overflow);
+	free(manycpus);
+}
+
+/* bug 7: a file past the size limit, or one without end, is refused */
+static void test_loader_size_limit(void **state)
+{
+	struct nc_model *m = calloc(1, sizeof(*m));
+	char path[512];
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/huge.json", TEST_OUT);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(ftruncate(fileno(f), 65 << 20), 0);	/* sparse */
+	fclose(f);
+	nc_err_quiet = true;
+	nc_model_init(m);
+	assert_int_equal(nc_snapshot_load(m, path), NC_EXIT_SNAPSHOT);
+	assert_non_null(strstr(nc_last_err, "larger than 64 MiB"));
+	nc_model_free(m);
+	nc_model_init(m);
+	assert_int_equal(nc_snapshot_load(m, "/dev/zero"), NC_EXIT_SNAPSHOT);
+	assert_non_null(strstr(nc_last_err, "/dev/zero"));
+	nc_model_free(m);
+	nc_err_quiet = false;
+	unlink(path);
+	free(m);
 }
 
 int main(void)
@@ -270,6 +315,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip_document),
 		cmocka_unit_test(test_unknown_names_survive),
 		cmocka_unit_test(test_loader_rejects),
+		cmocka_unit_test(test_loader_size_limit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

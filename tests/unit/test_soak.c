@@ -148,7 +148,7 @@ static void test_calib_file_roundtrip(void **state)
 	char *path = tmp_path("sub/dir/soak-calib");	/* directories are made */
 
 	(void)state;
-	assert_int_equal(soak_calib_save(path, &in), 0);
+	assert_int_equal(soak_calib_save(path, &in, NULL, 0), 0);
 	assert_int_equal(soak_calib_load(path, &out), 0);
 	assert_string_equal(out.kernel, in.kernel);
 	assert_string_equal(out.cpu_model, in.cpu_model);

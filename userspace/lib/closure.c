@@ -8,18 +8,7 @@
 #include <string.h>
 
 #include "closure.h"
-
-/*
- * The kernel stages that are CPU work of their own, not nested in another
- * stage and not inside a process's utime + stime: every hard and soft
- * interrupt, the threaded NIC handlers (their own part) and the context
- * switches.  napi_poll, rx_skb and tx_xmit run inside these; syscall_rx
- * and syscall_tx inside the processes; wakeup_latency is waiting time.
- */
-static const char *const nc_cl_stages[] = {
-	"hardirq", "hardirq_other", "softirq_net_rx", "softirq_net_tx",
-	"softirq_other", "irq_thread", "ctx_switch",
-};
+#include "metrics.h"
 
 /* nc_closure_cycles - CPU-seconds as cycles at @tsc_khz */
 double nc_closure_cycles(double cpu_seconds, uint32_t tsc_khz)
@@ -102,22 +91,21 @@ int nc_closure_add_model(struct nc_closure *c, const struct nc_model *m)
 	struct nc_cl_line *l;
 	uint64_t hits = 0;
 
-	for (unsigned int k = 0; k < sizeof(nc_cl_stages) / sizeof(nc_cl_stages[0]); k++) {
-		int s = nc_model_find_stage(m, nc_cl_stages[k]);
-
-		if (s < 0)
+	/* the stages metrics.c calls kernel work of their own, by their roles */
+	for (unsigned int s = 0; s < m->nr_stages; s++) {
+		if (!nc_stage_is_kernel_work(m, s))
 			continue;
-		l = nc_closure_add(c, NC_CL_KERNEL, nc_cl_stages[k], true);
+		l = nc_closure_add(c, NC_CL_KERNEL, m->stage[s].name, true);
 		if (!l)
 			return -1;
-		if (!strcmp(nc_cl_stages[k], "irq_thread"))
+		if (!strcmp(m->stage[s].name, "irq_thread"))
 			snprintf(l->what, sizeof(l->what), "net of the NET_RX it runs");
 		for (unsigned int i = 0; i < m->nr_cpus; i++) {
 			int x = nc_closure_cpu_index(c, (int)m->cpus[i].cpu);
 
 			if (x < 0)
 				continue;
-			l->cpu[x] = (double)nc_stage_own_cycles(m, &m->cpus[i], (unsigned int)s);
+			l->cpu[x] = (double)nc_stage_own_cycles(m, &m->cpus[i], s);
 			l->total += l->cpu[x];
 		}
 	}

@@ -14,7 +14,7 @@
 
 #include "diff.h"
 #include "hist.h"
-#include "report.h"
+#include "metrics.h"
 #include "snapshot.h"
 
 /* nc_diff_warn - remember a warning; it goes to stderr and into -j */
@@ -30,14 +30,6 @@ nc_diff_warn(struct nc_diff *d, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* nc_model_seconds - the interval a model covers */
-static double nc_model_seconds(const struct nc_model *m)
-{
-	if (m->info.now_ns <= m->info.reset_ns)
-		return 0;
-	return (double)(m->info.now_ns - m->info.reset_ns) / 1e9;
-}
-
 /* nc_diff_stage_fill - one stage row from A's stage @sa and B's @sb (-1: none) */
 static void nc_diff_stage_fill(struct nc_diff_stage *r, const struct nc_model *a, int sa,
 			       const struct nc_model *b, int sb)
@@ -51,8 +43,10 @@ static void nc_diff_stage_fill(struct nc_diff_stage *r, const struct nc_model *a
 	snprintf(r->name, sizeof(r->name), "%s", desc->name);
 	r->role = desc->role;
 	r->unit = desc->unit;
-	pa = nc_cpu_counter(a, &a->total, desc->per_tx ? "tx_packets" : "rx_packets");
-	pb = nc_cpu_counter(b, &b->total, desc->per_tx ? "tx_packets" : "rx_packets");
+	pa = sa >= 0 ? nc_cpu_packets(a, &a->total, (unsigned int)sa) :
+	     nc_cpu_counter(a, &a->total, desc->per_tx ? "tx_packets" : "rx_packets");
+	pb = sb >= 0 ? nc_cpu_packets(b, &b->total, (unsigned int)sb) :
+	     nc_cpu_counter(b, &b->total, desc->per_tx ? "tx_packets" : "rx_packets");
 	/* a top-level stage counts its own cycles, so that the rows add up */
 	if (desc->role == NC_ROLE_TOP) {
 		r->a = !pa ? -1 : sa < 0 ? 0 :
@@ -65,14 +59,16 @@ static void nc_diff_stage_fill(struct nc_diff_stage *r, const struct nc_model *a
 	}
 	r->a_ns = r->a >= 0 ? nc_cycles_to_ns(r->a, a->info.tsc_khz) : -1;
 	r->b_ns = r->b >= 0 ? nc_cycles_to_ns(r->b, b->info.tsc_khz) : -1;
+	r->ratio = -1;
 	if (r->a >= 0 && r->b >= 0) {
 		r->delta = r->b - r->a;
-		r->ratio = r->a > 0 ? r->b / r->a : 0;
+		r->ratio = r->a > 0 ? r->b / r->a : -1;
 	}
-	r->p50_a = nc_hist_percentile(ha, 50);
-	r->p50_b = nc_hist_percentile(hb, 50);
-	r->p99_a = nc_hist_percentile(ha, 99);
-	r->p99_b = nc_hist_percentile(hb, 99);
+	/* -1: no events on that side, no percentile */
+	r->p50_a = ha->count ? nc_hist_percentile(ha, 50) : -1;
+	r->p50_b = hb->count ? nc_hist_percentile(hb, 50) : -1;
+	r->p99_a = ha->count ? nc_hist_percentile(ha, 99) : -1;
+	r->p99_b = hb->count ? nc_hist_percentile(hb, 99) : -1;
 	if (ha->count && hb->count) {
 		r->ks = nc_hist_ks(ha, hb);
 		r->emd = nc_hist_emd(ha, hb);
@@ -151,7 +147,7 @@ static void nc_diff_loads(struct nc_diff *d)
 
 /*
  * nc_diff_compute - compare snapshot @a with @b into @d.  Returns 0, or
- * NC_EXIT_NO_PACKETS when either counted no packets at all.
+ * NC_EXIT_NO_PACKETS when either counted no rx packets (nothing to divide by).
  */
 int nc_diff_compute(struct nc_diff *d, const struct nc_model *a, const char *name_a,
 		    const struct nc_model *b, const char *name_b)
@@ -167,17 +163,14 @@ int nc_diff_compute(struct nc_diff *d, const struct nc_model *a, const char *nam
 	d->name_a = name_a;
 	d->name_b = name_b;
 	for (i = 0; i < 2; i++) {
-		if (!nc_cpu_counter(m[i], &m[i]->total, "rx_packets") &&
-		    !nc_cpu_counter(m[i], &m[i]->total, "tx_packets")) {
-			nc_err("%s: no packets in the snapshot (rx_packets and tx_packets are 0): nothing to divide by",
+		if (!nc_cpu_counter(m[i], &m[i]->total, "rx_packets")) {
+			nc_err("%s: no rx packets in the snapshot (rx_packets is 0): nothing to divide by",
 			       names[i]);
 			return NC_EXIT_NO_PACKETS;
 		}
 	}
-	d->pps_a = nc_model_seconds(a) > 0 ?
-		   nc_cpu_counter(a, &a->total, "rx_packets") / nc_model_seconds(a) : 0;
-	d->pps_b = nc_model_seconds(b) > 0 ?
-		   nc_cpu_counter(b, &b->total, "rx_packets") / nc_model_seconds(b) : 0;
+	d->pps_a = fmax(nc_per_s(a, nc_rx_packets(a, &a->total)), 0);
+	d->pps_b = fmax(nc_per_s(b, nc_rx_packets(b, &b->total)), 0);
 
 	for (s = 0; s < a->nr_stages; s++)
 		nc_diff_stage_fill(&d->stage[d->nr_stages++], a, (int)s, b,
@@ -247,43 +240,43 @@ static json_t *nc_jnum(double v)
 /* nc_diff_json - the whole diff as one JSON document */
 static json_t *nc_diff_json(const struct nc_diff *d)
 {
-	static const char *const roles[] = {
-		[NC_ROLE_TOP] = "top", [NC_ROLE_NESTED] = "nested",
-		[NC_ROLE_OTHER] = "other", [NC_ROLE_LATENCY] = "latency",
-		[NC_ROLE_COUNT] = "count",
-	};
-	json_t *o = json_object(), *st = json_array(), *ct = json_array(), *w = json_array();
+	json_t *o = json_object(), *st = json_object(), *ct = json_object(), *w = json_array();
 	unsigned int i;
 
+	json_object_set_new(o, "schema", json_integer(NC_SNAPSHOT_SCHEMA));
 	json_object_set_new(o, "a", nc_diff_side_json(d->ma, d->name_a, d->total_a,
 						      d->total_a_ns, d->pps_a));
 	json_object_set_new(o, "b", nc_diff_side_json(d->mb, d->name_b, d->total_b,
 						      d->total_b_ns, d->pps_b));
-	json_object_set_new(o, "ratio", json_real(d->total_a > 0 ? d->total_b / d->total_a : 0));
-	json_object_set_new(o, "ratio_ns", json_real(d->total_a_ns > 0 ?
-						     d->total_b_ns / d->total_a_ns : 0));
+	json_object_set_new(o, "ratio", nc_jnum(d->total_a > 0 && d->total_b >= 0 ?
+						d->total_b / d->total_a : -1));
+	json_object_set_new(o, "ratio_ns", nc_jnum(d->total_a_ns > 0 && d->total_b_ns >= 0 ?
+						   d->total_b_ns / d->total_a_ns : -1));
 	for (i = 0; i < d->nr_stages; i++) {
 		const struct nc_diff_stage *r = &d->stage[i];
 		json_t *s = json_object();
 
 		json_object_set_new(s, "stage", json_string(r->name));
-		json_object_set_new(s, "role", json_string(roles[r->role]));
+		json_object_set_new(s, "role", json_string(nc_role_name(r->role)));
 		json_object_set_new(s, "unit", json_string(r->unit == NETCOST_UNIT_PACKETS ?
 							   "packets" : "cycles"));
 		json_object_set_new(s, "a_per_packet", nc_jnum(r->a));
 		json_object_set_new(s, "b_per_packet", nc_jnum(r->b));
 		json_object_set_new(s, "a_ns_per_packet", nc_jnum(r->unit ? -1 : r->a_ns));
 		json_object_set_new(s, "b_ns_per_packet", nc_jnum(r->unit ? -1 : r->b_ns));
-		json_object_set_new(s, "ratio", json_real(r->ratio));
-		json_object_set_new(s, "delta", json_real(r->delta));
-		json_object_set_new(s, "share", json_real(r->share));
-		json_object_set_new(s, "p50_a", json_real(r->p50_a));
-		json_object_set_new(s, "p50_b", json_real(r->p50_b));
-		json_object_set_new(s, "p99_a", json_real(r->p99_a));
-		json_object_set_new(s, "p99_b", json_real(r->p99_b));
+		json_object_set_new(s, "ratio", nc_jnum(r->ratio));
+		json_object_set_new(s, "delta", r->a >= 0 && r->b >= 0 ? json_real(r->delta) :
+						json_null());
+		json_object_set_new(s, "share", r->a >= 0 && r->b >= 0 && r->role == NC_ROLE_TOP &&
+						r->unit == NETCOST_UNIT_CYCLES ?
+						json_real(r->share) : json_null());
+		json_object_set_new(s, "p50_a", nc_jnum(r->p50_a));
+		json_object_set_new(s, "p50_b", nc_jnum(r->p50_b));
+		json_object_set_new(s, "p99_a", nc_jnum(r->p99_a));
+		json_object_set_new(s, "p99_b", nc_jnum(r->p99_b));
 		json_object_set_new(s, "ks", nc_jnum(r->ks));
 		json_object_set_new(s, "emd", nc_jnum(r->emd));
-		json_array_append_new(st, s);
+		json_object_set_new(st, r->name, s);	/* in the text's order */
 	}
 	for (i = 0; i < d->nr_counters; i++) {
 		json_t *c = json_object();
@@ -291,7 +284,7 @@ static json_t *nc_diff_json(const struct nc_diff *d)
 		json_object_set_new(c, "counter", json_string(d->counter[i].name));
 		json_object_set_new(c, "a_per_packet", nc_jnum(d->counter[i].a));
 		json_object_set_new(c, "b_per_packet", nc_jnum(d->counter[i].b));
-		json_array_append_new(ct, c);
+		json_object_set_new(ct, d->counter[i].name, c);
 	}
 	for (i = 0; i < d->nr_warnings; i++)
 		json_array_append_new(w, json_string(d->warning[i]));
@@ -301,14 +294,18 @@ static json_t *nc_diff_json(const struct nc_diff *d)
 	return o;
 }
 
-/* nc_diff_heading - "A = file: kernel (model), N pkt/s, note" */
+/* nc_diff_heading - "A = file: kernel (model), N s, N pkt/s, TSC", then the note */
 static void nc_diff_heading(FILE *f, const char *tag, const struct nc_model *m,
 			    const char *name, double pps)
 {
-	fprintf(f, "%s = %s: %s (%s), %.3f s, %.0f rx pkt/s, TSC %.1f MHz%s%s\n", tag, name,
-		m->info.kernel, nc_preempt_model(m->info.preempt_rt, m->info.threadirqs),
-		nc_model_seconds(m), pps, m->info.tsc_khz / 1000.0,
-		m->meta.note ? ", note: " : "", m->meta.note ? m->meta.note : "");
+	const char *base = strrchr(name, '/');
+
+	fprintf(f, "%s = %s: %s (%s), %.3f s, %.0f rx pkt/s, TSC %.1f MHz\n", tag,
+		base && base[1] ? base + 1 : name, m->info.kernel,
+		nc_preempt_model(m->info.preempt_rt, m->info.threadirqs),
+		nc_interval_s(m), pps, m->info.tsc_khz / 1000.0);
+	if (m->meta.note)
+		fprintf(f, "    note: %s\n", m->meta.note);
 }
 
 /* nc_diff_text - the tables of "netcost diff" */
@@ -324,7 +321,7 @@ static void nc_diff_text(FILE *f, const struct nc_diff *d)
 		nc_fmt(v[0], 32, d->total_a), nc_fmt(v[1], 32, d->total_a_ns),
 		nc_fmt(v[2], 32, d->total_b), nc_fmt(v[3], 32, d->total_b_ns));
 	if (d->total_a > 0)
-		fprintf(f, ": B/A %.2fx cycles, %.2fx ns", d->total_b / d->total_a,
+		fprintf(f, "\n  B/A %.2fx cycles, %.2fx ns", d->total_b / d->total_a,
 			d->total_a_ns > 0 ? d->total_b_ns / d->total_a_ns : 0);
 	fprintf(f, "\n\n%-18s %10s %10s %7s %10s %7s %9s %9s\n", "stage", "A cyc/pkt",
 		"B cyc/pkt", "B/A", "delta", "share", "A ns/pkt", "B ns/pkt");
@@ -338,11 +335,14 @@ static void nc_diff_text(FILE *f, const struct nc_diff *d)
 			nested_head = true;
 		}
 		fprintf(f, "%-18s %10s %10s", r->name, nc_fmt(v[0], 32, r->a), nc_fmt(v[1], 32, r->b));
-		if (r->ratio > 0)
+		if (r->ratio >= 0)
 			fprintf(f, " %6.2fx", r->ratio);
 		else
 			fprintf(f, " %7s", "-");
-		fprintf(f, " %+10.0f", r->delta);
+		if (r->a >= 0 && r->b >= 0)
+			fprintf(f, " %+10.0f", r->delta);
+		else
+			fprintf(f, " %10s", "-");
 		if (r->role == NC_ROLE_TOP)
 			fprintf(f, " %6.1f%%", 100 * r->share);
 		else
@@ -356,12 +356,12 @@ static void nc_diff_text(FILE *f, const struct nc_diff *d)
 		const struct nc_diff_stage *r = &d->stage[i];
 		char shift[2][80];
 
-		if (r->p50_a == 0 && r->p50_b == 0 && r->p99_a == 0 && r->p99_b == 0)
+		if (r->p50_a <= 0 && r->p50_b <= 0 && r->p99_a <= 0 && r->p99_b <= 0)
 			continue;
-		nc_report_value(v[0], 32, r->p50_a);
-		nc_report_value(v[1], 32, r->p50_b);
-		nc_report_value(v[2], 32, r->p99_a);
-		nc_report_value(v[3], 32, r->p99_b);
+		nc_fmt(v[0], 32, r->p50_a);
+		nc_fmt(v[1], 32, r->p50_b);
+		nc_fmt(v[2], 32, r->p99_a);
+		nc_fmt(v[3], 32, r->p99_b);
 		snprintf(shift[0], sizeof(shift[0]), "%s -> %s", v[0], v[1]);
 		snprintf(shift[1], sizeof(shift[1]), "%s -> %s", v[2], v[3]);
 		if (r->ks < 0)

@@ -17,10 +17,10 @@ struct nc_diff_stage {
 	uint8_t unit;
 	double a, b;			/* per packet, in the unit */
 	double a_ns, b_ns;		/* per packet, ns (cycle stages) */
-	double ratio;			/* b / a; 0 when a is 0 */
+	double ratio;			/* b / a; -1 when undefined (a is 0) */
 	double delta;			/* b - a */
 	double share;			/* delta / total delta (top-level) */
-	double p50_a, p50_b, p99_a, p99_b;
+	double p50_a, p50_b, p99_a, p99_b;	/* -1: no events on that side */
 	double ks;			/* 0..1; -1 when a side has no events */
 	double emd;			/* in the unit; -1 likewise */
 };

@@ -11,9 +11,11 @@
 #include "netcost_names.h"
 
 /*
- * Where each known stage's cycles belong.  Only the top-level contexts
- * are summed into a packet's total, so that nested stages (NAPI poll
- * inside NET_RX, rx_skb inside the poll) are not counted twice.
+ * Where each known stage's cycles belong, for modules before 0.2.0 and
+ * their snapshots (later ones send NETCOST_STAGE_A_ROLE).  Only the
+ * top-level contexts are summed into a packet's total, so that nested
+ * stages (NAPI poll inside NET_RX, rx_skb inside the poll) are not counted
+ * twice.
  */
 static const enum nc_role nc_stage_roles[] = {
 	[NETCOST_STAGE_HARDIRQ]		= NC_ROLE_TOP,
@@ -32,6 +34,61 @@ static const enum nc_role nc_stage_roles[] = {
 	[NETCOST_STAGE_SYSCALL_TX]	= NC_ROLE_TOP,
 	[NETCOST_STAGE_HARDIRQ_VECTORS]	= NC_ROLE_OTHER,
 };
+_Static_assert(ARRAY_SIZE(nc_stage_roles) == ARRAY_SIZE(netcost_stage_names),
+	       "a role for every stage");
+
+/* nc_role_name - "top", "nested", "other", "waiting", "count" */
+const char *nc_role_name(enum nc_role role)
+{
+	return (unsigned int)role < ARRAY_SIZE(netcost_role_names) ?
+	       netcost_role_names[role] : "nested";
+}
+
+/* nc_role_parse - the role named @name, or -1 */
+int nc_role_parse(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; name && i < ARRAY_SIZE(netcost_role_names); i++)
+		if (!strcmp(name, netcost_role_names[i]))
+			return (int)i;
+	return -1;
+}
+
+/*
+ * nc_model_set_role - stage @stage has role @role, as the module or a file
+ * says.  Returns 0, or -1 for a role this tool does not know (the stage
+ * then keeps the one it has) or one that contradicts what was said before.
+ */
+int nc_model_set_role(struct nc_model *m, unsigned int stage, unsigned int role)
+{
+	struct nc_stage_desc *d = &m->stage[stage];
+
+	if (role >= NC_NR_ROLES)
+		return -1;
+	if (d->role_sent && d->role != (enum nc_role)role)
+		return -1;
+	d->role = (enum nc_role)role;
+	d->role_sent = true;
+	return 0;
+}
+
+/*
+ * nc_model_info_stages - register the stages INFO described, with their
+ * roles, so that a stage with no events yet still has its place and role.
+ */
+void nc_model_info_stages(struct nc_model *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->info.nr_stages; i++) {
+		const struct nc_info_stage *is = &m->info.stage[i];
+		int s = nc_model_stage(m, is->name, is->unit);
+
+		if (s >= 0 && is->role >= 0 && !m->stage[s].role_sent)
+			nc_model_set_role(m, (unsigned int)s, (unsigned int)is->role);
+	}
+}
 
 /* nc_model_init - an empty model that already knows every known stage */
 void nc_model_init(struct nc_model *m)
@@ -85,11 +142,75 @@ void nc_meta_free(struct nc_meta *meta)
 	memset(meta, 0, sizeof(*meta));
 }
 
+/* nc_meta_copy - @dst (free of its own) = a deep copy of @src */
+static void nc_meta_copy(struct nc_meta *dst, const struct nc_meta *src)
+{
+	*dst = *src;
+	dst->kernel = nc_xstrdup(src->kernel);
+	dst->cmdline = nc_xstrdup(src->cmdline);
+	dst->cpu_model = nc_xstrdup(src->cpu_model);
+	dst->taken_at = nc_xstrdup(src->taken_at);
+	dst->note = nc_xstrdup(src->note);
+	dst->load = json_incref(src->load);
+	dst->soak = json_incref(src->soak);
+}
+
+/*
+ * nc_model_filter - @dst (not inited, or freed) becomes a copy of @src with
+ * only the stages in @keep (NULL: all) and the CPUs in @cpus (indexed by
+ * CPU number, NC_MAX_CPUS long; NULL: all), totalled again.  @src is not
+ * touched: filters make a new model, so that what is read stays whole.
+ */
+void nc_model_filter(struct nc_model *dst, const struct nc_model *src, const bool *keep,
+		     const bool *cpus)
+{
+	unsigned int i, s;
+
+	memcpy(dst, src, sizeof(*dst));
+	dst->cpus = NULL;
+	dst->nr_cpus = 0;
+	memset(&dst->total, 0, sizeof(dst->total));
+	nc_meta_copy(&dst->meta, &src->meta);
+	for (i = 0; i < src->nr_cpus; i++) {
+		const struct nc_cpu *c = &src->cpus[i];
+		struct nc_cpu *d;
+
+		if (cpus && !cpus[c->cpu])
+			continue;
+		d = nc_model_cpu(dst, c->cpu);
+		memcpy(d->counter, c->counter, sizeof(d->counter));
+		memcpy(d->has_counter, c->has_counter, sizeof(d->has_counter));
+		for (s = 0; s < src->nr_stages; s++) {
+			if (!c->stage[s] || (keep && !keep[s]))
+				continue;
+			*nc_cpu_hist(d, s) = *c->stage[s];
+		}
+	}
+	nc_model_sum_total(dst, NULL);
+}
+
 /* nc_model_free - release everything; the model may be inited again */
 void nc_model_free(struct nc_model *m)
 {
 	nc_model_clear_stats(m);
 	nc_meta_free(&m->meta);
+}
+
+/*
+ * nc_name_ok - whether @name may name a stage or a counter: [a-z][a-z0-9_]*
+ * and shorter than NC_NAME_LEN.  Names become Prometheus metric names and
+ * label values, JSON keys and table cells: nothing else gets in.
+ */
+bool nc_name_ok(const char *name)
+{
+	const char *p;
+
+	if (!name || *name < 'a' || *name > 'z' || strlen(name) >= NC_NAME_LEN)
+		return false;
+	for (p = name + 1; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
+			return false;
+	return true;
 }
 
 /* nc_model_find_stage - the index of stage @name, or -1 */
@@ -106,28 +227,31 @@ int nc_model_find_stage(const struct nc_model *m, const char *name)
 /*
  * nc_model_stage - the index of stage @name, added when it is new to the
  * tool (a newer module).  Returns -1 when the name is too long or the
- * table is full.  An unknown stage counts as nested: the tool cannot know
+ * table is full, or not a name (nc_name_ok()).  An unknown stage counts as nested: the tool cannot know
  * what it overlaps, so it stays out of the per-packet total.
  */
 int nc_model_stage(struct nc_model *m, const char *name, uint8_t unit)
 {
 	struct nc_stage_desc *s;
 	int i = nc_model_find_stage(m, name);
+	unsigned int k;
 
 	if (i >= 0)
 		return i;
-	if (m->nr_stages >= NC_MAX_STAGES || !*name || strlen(name) >= NC_NAME_LEN)
+	if (m->nr_stages >= NC_MAX_STAGES || !nc_name_ok(name))
 		return -1;
 	i = (int)m->nr_stages++;
 	s = &m->stage[i];
 	strcpy(s->name, name);
 	s->unit = unit;
-	if (i < (int)ARRAY_SIZE(nc_stage_roles))
-		s->role = nc_stage_roles[i];
-	else
-		s->role = unit == NETCOST_UNIT_PACKETS ? NC_ROLE_COUNT : NC_ROLE_NESTED;
-	s->per_tx = i == NETCOST_STAGE_TX_XMIT || i == NETCOST_STAGE_SYSCALL_TX ||
-		    i == NETCOST_STAGE_SOFTIRQ_NET_TX;
+	s->role = unit == NETCOST_UNIT_PACKETS ? NC_ROLE_COUNT : NC_ROLE_NESTED;
+	for (k = 0; k < ARRAY_SIZE(nc_stage_roles); k++) {
+		if (strcmp(name, netcost_stage_names[k]))
+			continue;
+		s->role = nc_stage_roles[k];
+		s->per_tx = k == NETCOST_STAGE_TX_XMIT || k == NETCOST_STAGE_SYSCALL_TX ||
+			    k == NETCOST_STAGE_SOFTIRQ_NET_TX;
+	}
 	return i;
 }
 
@@ -149,7 +273,7 @@ int nc_model_counter(struct nc_model *m, const char *name)
 
 	if (i >= 0)
 		return i;
-	if (m->nr_counters >= NC_MAX_COUNTERS || !*name || strlen(name) >= NC_NAME_LEN)
+	if (m->nr_counters >= NC_MAX_COUNTERS || !nc_name_ok(name))
 		return -1;
 	i = (int)m->nr_counters++;
 	strcpy(m->counter[i], name);
@@ -334,47 +458,6 @@ uint64_t nc_cpu_counter(const struct nc_model *m, const struct nc_cpu *c,
 	int i = nc_model_find_counter(m, name);
 
 	return i >= 0 ? c->counter[i] : 0;
-}
-
-/*
- * nc_cpu_packets - the packets that @stage's cost is divided by: tx_packets
- * for the transmit stages (tx_xmit, syscall_tx, softirq_net_tx), rx_packets
- * for every other one.
- */
-uint64_t nc_cpu_packets(const struct nc_model *m, const struct nc_cpu *c,
-			unsigned int stage)
-{
-	return nc_cpu_counter(m, c, m->stage[stage].per_tx ? "tx_packets" : "rx_packets");
-}
-
-/*
- * nc_stage_own_cycles - the cycles of @stage on @c that are its own, for
- * totals: a threaded NIC handler's run (irq_thread) includes the NET_RX
- * softirq it runs at local_bh_enable(), which softirq_net_rx counts too
- * (net_rx_in_irq_thread_cycles says how much), so that part is taken off
- * here and a packet's total counts it once.  Every other stage is already
- * net of what nests in it.
- */
-uint64_t nc_stage_own_cycles(const struct nc_model *m, const struct nc_cpu *c,
-			     unsigned int stage)
-{
-	uint64_t sum, nested;
-
-	if (!c->stage[stage])
-		return 0;
-	sum = c->stage[stage]->sum;
-	if (strcmp(m->stage[stage].name, "irq_thread"))
-		return sum;
-	nested = nc_cpu_counter(m, c, "net_rx_in_irq_thread_cycles");
-	return sum > nested ? sum - nested : 0;
-}
-
-/* nc_model_interval_cycles - get_cycles() elapsed over the interval */
-uint64_t nc_model_interval_cycles(const struct nc_model *m)
-{
-	if (m->info.now_cycles <= m->info.reset_cycles)
-		return 0;
-	return m->info.now_cycles - m->info.reset_cycles;
 }
 
 /* nc_preempt_model - the name printed for the kernel's preemption model */

@@ -17,6 +17,7 @@
 
 #define NETCOST_HIST_USERSPACE
 #include "netcost_hist.h"
+#include "uapi/netcost.h"
 #include "common.h"
 
 #define NC_MAX_STAGES	64
@@ -34,20 +35,33 @@ struct nc_hist {
 	uint64_t buckets[NETCOST_HIST_BUCKETS];	/* by netcost_hist_index() */
 };
 
-/* How a stage's time relates to the CPU time spent on packets */
+/*
+ * How a stage's time relates to the CPU time spent on packets: the values
+ * of enum netcost_role, which the module sends (NETCOST_STAGE_A_ROLE) and
+ * snapshots keep; a built-in table stands in for older modules and files.
+ */
 enum nc_role {
-	NC_ROLE_TOP,		/* a top-level context: summed into the total */
-	NC_ROLE_NESTED,		/* runs inside a top-level stage */
-	NC_ROLE_OTHER,		/* CPU time spent on other work */
-	NC_ROLE_LATENCY,	/* waiting time, not CPU time */
-	NC_ROLE_COUNT,		/* not cycles at all (unit packets) */
+	NC_ROLE_TOP = NETCOST_ROLE_TOP,		/* a top-level context: summed into the total */
+	NC_ROLE_NESTED = NETCOST_ROLE_NESTED,	/* runs inside a top-level stage */
+	NC_ROLE_OTHER = NETCOST_ROLE_OTHER,	/* CPU time spent on other work */
+	NC_ROLE_LATENCY = NETCOST_ROLE_WAITING,	/* waiting time, not CPU time */
+	NC_ROLE_COUNT = NETCOST_ROLE_COUNT,	/* not cycles at all (unit packets) */
+	NC_NR_ROLES
 };
 
 struct nc_stage_desc {
 	char name[NC_NAME_LEN];
 	uint8_t unit;			/* enum netcost_unit */
 	enum nc_role role;
+	bool role_sent;			/* role from the module or file, not the table */
 	bool per_tx;			/* per packet = per tx packet */
+};
+
+/* A stage as INFO describes it (NETCOST_A_STAGE without figures) */
+struct nc_info_stage {
+	char name[NC_NAME_LEN];
+	uint8_t unit;
+	int role;			/* -1: not sent */
 };
 
 struct nc_cpu {
@@ -96,6 +110,11 @@ struct nc_info {
 	struct nc_config config;
 	unsigned int nr_hooks;
 	struct nc_hook hook[NC_MAX_HOOKS];
+	bool has_task_slots;		/* sent by modules from 0.2.0 */
+	uint32_t task_slots;
+	uint32_t task_slots_used;
+	unsigned int nr_stages;		/* INFO's stage table (0.2.0), or 0 */
+	struct nc_info_stage stage[NC_MAX_STAGES];
 };
 
 /* The "meta" object of a snapshot: where and when it was taken */
@@ -128,11 +147,18 @@ struct nc_model {
 	struct nc_cpu total;		/* nc_model_sum_total() */
 };
 
+bool nc_name_ok(const char *name);
 void nc_model_init(struct nc_model *m);
 void nc_model_free(struct nc_model *m);
 void nc_model_clear_stats(struct nc_model *m);
+void nc_model_filter(struct nc_model *dst, const struct nc_model *src, const bool *keep,
+		     const bool *cpus);
 int nc_model_stage(struct nc_model *m, const char *name, uint8_t unit);
 int nc_model_find_stage(const struct nc_model *m, const char *name);
+int nc_model_set_role(struct nc_model *m, unsigned int stage, unsigned int role);
+void nc_model_info_stages(struct nc_model *m);
+const char *nc_role_name(enum nc_role role);
+int nc_role_parse(const char *name);
 int nc_model_counter(struct nc_model *m, const char *name);
 int nc_model_find_counter(const struct nc_model *m, const char *name);
 struct nc_cpu *nc_model_cpu(struct nc_model *m, uint32_t cpu);
@@ -143,12 +169,7 @@ int nc_model_delta(struct nc_model *d, const struct nc_model *cur,
 
 uint64_t nc_cpu_counter(const struct nc_model *m, const struct nc_cpu *c,
 			const char *name);
-uint64_t nc_cpu_packets(const struct nc_model *m, const struct nc_cpu *c,
-			unsigned int stage);
 void nc_hist_add(struct nc_hist *dst, const struct nc_hist *src);
-uint64_t nc_stage_own_cycles(const struct nc_model *m, const struct nc_cpu *c,
-			     unsigned int stage);
-uint64_t nc_model_interval_cycles(const struct nc_model *m);
 const char *nc_preempt_model(bool preempt_rt, bool threadirqs);
 
 void nc_meta_free(struct nc_meta *meta);

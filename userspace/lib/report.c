@@ -24,6 +24,7 @@ enum {
 	OPT_STAGE,
 	OPT_NS,
 	OPT_ALL,
+	OPT_WIDE,
 };
 
 /* nc_parse_double - a whole number string as a double in [@lo, @hi] */
@@ -50,6 +51,7 @@ int nc_report_getopt(int argc, char **argv, struct nc_report_opts *o,
 		{ "stage",	required_argument,	NULL, OPT_STAGE },
 		{ "ns",		no_argument,		NULL, OPT_NS },
 		{ "all",	no_argument,		NULL, OPT_ALL },
+		{ "wide",	no_argument,		NULL, OPT_WIDE },
 		{ "interval",	required_argument,	NULL, 'i' },
 		{ "count",	required_argument,	NULL, 'n' },
 		{ NULL, 0, NULL, 0 }
@@ -97,6 +99,9 @@ int nc_report_getopt(int argc, char **argv, struct nc_report_opts *o,
 		case OPT_ALL:
 			o->all = true;
 			break;
+		case OPT_WIDE:
+			o->wide = true;
+			break;
 		default:
 			return nc_usage_err("%s: unknown option or missing argument '%s'",
 					    argv[0], argv[optind - 1]);
@@ -111,19 +116,25 @@ int nc_report_getopt(int argc, char **argv, struct nc_report_opts *o,
 }
 
 /*
- * nc_report_select - narrow @m to the CPUs of --cpu and the stages of
- * --stage, and total what is left.  A stage name the model does not know
- * is a usage error that lists the ones it does.  Returns 0 or the status.
+ * nc_report_select - @out (not inited) becomes @m narrowed to the CPUs of
+ * --cpu and the stages of --stage, totalled again; @m stays as it is.  A
+ * stage name or CPU the model does not have is a usage error that lists
+ * the ones it does (and @out is left empty).  Returns 0 or the status.
  */
-int nc_report_select(struct nc_model *m, const struct nc_report_opts *o)
+int nc_report_select(struct nc_model *out, const struct nc_model *m,
+		     const struct nc_report_opts *o)
 {
 	bool keep[NC_MAX_STAGES] = { false };
+	bool *set = NULL, *have;
 	unsigned int i, s;
+	char list[256];
+	int ret = NC_EXIT_OK;
 
+	memset(out, 0, sizeof(*out));
 	if (o->stages) {
-		char *list = nc_xstrdup(o->stages), *save = NULL, *name;
+		char *copy = nc_xstrdup(o->stages), *save = NULL, *name;
 
-		for (name = strtok_r(list, ",", &save); name;
+		for (name = strtok_r(copy, ",", &save); name && !ret;
 		     name = strtok_r(NULL, ",", &save)) {
 			int idx = nc_model_find_stage(m, name);
 
@@ -133,38 +144,37 @@ int nc_report_select(struct nc_model *m, const struct nc_report_opts *o)
 				for (s = 0; s < m->nr_stages; s++)
 					snprintf(known + strlen(known), sizeof(known) - strlen(known),
 						 "%s%s", s ? "," : "", m->stage[s].name);
-				free(list);
-				return nc_usage_err("no stage '%s' (stages: %s)", name, known);
+				/* @name points into @copy: report, then free */
+				ret = nc_usage_err("no stage '%s' (stages: %s)", name, known);
+				break;
 			}
 			keep[idx] = true;
 		}
-		free(list);
-		for (i = 0; i < m->nr_cpus; i++)
-			for (s = 0; s < m->nr_stages; s++)
-				if (!keep[s]) {
-					free(m->cpus[i].stage[s]);
-					m->cpus[i].stage[s] = NULL;
-				}
+		free(copy);
+		if (ret)
+			return ret;
 	}
 	if (o->cpus) {
-		bool *set = nc_xcalloc(NC_MAX_CPUS, sizeof(*set));
-		unsigned int n = 0;
-
+		set = nc_xcalloc(NC_MAX_CPUS, sizeof(*set));
+		have = nc_xcalloc(NC_MAX_CPUS, sizeof(*have));
 		nc_parse_cpulist(o->cpus, set, NC_MAX_CPUS);
-		for (i = 0; i < m->nr_cpus; i++) {
-			unsigned int k;
-
-			if (set[m->cpus[i].cpu]) {
-				m->cpus[n++] = m->cpus[i];
+		for (i = 0; i < m->nr_cpus; i++)
+			have[m->cpus[i].cpu] = true;
+		for (i = 0; i < NC_MAX_CPUS && !ret; i++) {
+			if (!set[i] || have[i])
 				continue;
-			}
-			for (k = 0; k < NC_MAX_STAGES; k++)
-				free(m->cpus[i].stage[k]);
+			nc_format_cpulist(have, NC_MAX_CPUS, list, sizeof(list));
+			ret = nc_usage_err("--cpu %s: CPU %u has no statistics here (CPUs: %s)",
+					   o->cpus, i, *list ? list : "none");
 		}
-		m->nr_cpus = n;
-		free(set);
+		free(have);
+		if (ret) {
+			free(set);
+			return ret;
+		}
 	}
-	nc_model_sum_total(m, NULL);
+	nc_model_filter(out, m, o->stages ? keep : NULL, set);
+	free(set);
 	return NC_EXIT_OK;
 }
 
@@ -195,75 +205,6 @@ int nc_opt_json(int argc, char **argv, bool *json, int min_args, int max_args)
 		return nc_usage_err("%s: unexpected argument '%s'", argv[0],
 				    argv[optind + max_args]);
 	return NC_EXIT_OK;
-}
-
-/*
- * nc_report_value - a cycle, ns or packet figure in a few characters:
- * whole above 100, one decimal above 10, two below.
- */
-void nc_report_value(char *buf, size_t len, double v)
-{
-	if (v >= 100)
-		snprintf(buf, len, "%.0f", v);
-	else if (v >= 10)
-		snprintf(buf, len, "%.1f", v);
-	else
-		snprintf(buf, len, "%.2f", v);
-}
-
-/*
- * nc_stage_per_packet - stage @s's units on @c per packet (rx_packets, or
- * tx_packets for the transmit stages) of all CPUs: a packet counted on one
- * CPU often costs cycles on another, and so the CPUs' shares add up to the
- * total.  -1 with no packets.
- */
-double nc_stage_per_packet(const struct nc_model *m, const struct nc_cpu *c,
-			   unsigned int s)
-{
-	uint64_t pkts = nc_cpu_packets(m, &m->total, s);
-
-	if (!pkts || !c->stage[s])
-		return -1;
-	return (double)c->stage[s]->sum / (double)pkts;
-}
-
-/*
- * nc_stage_own_per_packet - the same with the stage's own cycles only
- * (nc_stage_own_cycles()): what it adds to a packet's total.
- */
-double nc_stage_own_per_packet(const struct nc_model *m, const struct nc_cpu *c,
-			       unsigned int s)
-{
-	uint64_t pkts = nc_cpu_packets(m, &m->total, s);
-
-	if (!pkts || !c->stage[s])
-		return -1;
-	return (double)nc_stage_own_cycles(m, c, s) / (double)pkts;
-}
-
-/*
- * nc_top_per_packet - the cycles a packet costs on @c: the sum of the
- * top-level stages' own cycles, since the nested ones are inside them.
- * -1 with no packets.
- */
-double nc_top_per_packet(const struct nc_model *m, const struct nc_cpu *c)
-{
-	double total = 0;
-	bool any = false;
-	unsigned int s;
-
-	for (s = 0; s < m->nr_stages; s++) {
-		double v;
-
-		if (m->stage[s].role != NC_ROLE_TOP || !c->stage[s])
-			continue;
-		v = nc_stage_own_per_packet(m, c, s);
-		if (v < 0)
-			continue;
-		total += v;
-		any = true;
-	}
-	return any ? total : -1;
 }
 
 /* What a report prints a block with: the model and the unit switch */
@@ -298,11 +239,19 @@ static const char *nc_stage_mark(const struct nc_stage_desc *d)
 	}
 }
 
+/*
+ * The percentile columns: p50 and p99 fit the table in 100 columns;
+ * --wide adds p90 and p99.9.
+ */
+static const double nc_pct[] = { 50, 99 };
+static const double nc_pct_wide[] = { 50, 90, 99, 99.9 };
+
 /* nc_print_stage_row - one stage's row of the table */
 static void nc_print_stage_row(const struct nc_block *b, const struct nc_cpu *c,
 			       unsigned int s)
 {
-	static const double pct[] = { 50, 90, 99, 99.9 };
+	const double *pct = b->o->wide ? nc_pct_wide : nc_pct;
+	unsigned int nr_pct = b->o->wide ? ARRAY_SIZE(nc_pct_wide) : ARRAY_SIZE(nc_pct);
 	const struct nc_model *m = b->m;
 	const struct nc_stage_desc *d = &m->stage[s];
 	const struct nc_hist *h = c->stage[s];
@@ -329,11 +278,12 @@ static void nc_print_stage_row(const struct nc_block *b, const struct nc_cpu *c,
 		fprintf(b->f, " %8s", "-");
 	}
 	if (!h->count) {
-		fprintf(b->f, " %8s %8s %8s %8s %8s %8s", "-", "-", "-", "-", "-", "-");
+		for (i = 0; i < nr_pct + 2; i++)
+			fprintf(b->f, " %8s", "-");
 	} else {
 		nc_report_value(v, sizeof(v), nc_block_time(b, s, nc_hist_mean(h)));
 		fprintf(b->f, " %8s", v);
-		for (i = 0; i < ARRAY_SIZE(pct); i++) {
+		for (i = 0; i < nr_pct; i++) {
 			nc_report_value(v, sizeof(v),
 					nc_block_time(b, s, nc_hist_percentile(h, pct[i])));
 			fprintf(b->f, " %8s", v);
@@ -360,9 +310,13 @@ static void nc_print_stages(const struct nc_block *b, const struct nc_cpu *c)
 	uint64_t top_sum = 0;
 	char v[32];
 
-	fprintf(b->f, "%-17s %10s %7s %5s/pkt %8s %8s %8s %8s %8s %8s %-7s %5s\n",
-		"stage", "events", "ev/pkt", u, "mean", "p50", "p90", "p99", "p99.9",
-		"max", "unit", "cpu%");
+	if (b->o->wide)
+		fprintf(b->f, "%-17s %10s %7s %5s/pkt %8s %8s %8s %8s %8s %8s %-7s %5s\n",
+			"stage", "events", "ev/pkt", u, "mean", "p50", "p90", "p99", "p99.9",
+			"max", "unit", "cpu%");
+	else
+		fprintf(b->f, "%-17s %10s %7s %5s/pkt %8s %8s %8s %8s %-7s %5s\n",
+			"stage", "events", "ev/pkt", u, "mean", "p50", "p99", "max", "unit", "cpu%");
 	for (s = 0; s < m->nr_stages; s++) {
 		if (!b->o->all && (!c->stage[s] || !c->stage[s]->count))
 			continue;
@@ -439,7 +393,8 @@ static void nc_print_counters(const struct nc_block *b, const struct nc_cpu *c)
 	unsigned int i;
 	char v[32];
 
-	fprintf(b->f, "\n%-28s %14s %9s %10s\n", "counter", "total", "per pkt", "per s");
+	fprintf(b->f, "\n%-*s %14s %9s %10s\n", b->o->wide ? 34 : 28, "counter", "total",
+		"per pkt", "per s");
 	for (i = 0; i < m->nr_counters; i++) {
 		const char *name = m->counter[i];
 
@@ -448,7 +403,8 @@ static void nc_print_counters(const struct nc_block *b, const struct nc_cpu *c)
 			continue;
 		if (!c->counter[i] && !b->o->all)
 			continue;
-		fprintf(b->f, "%-28s %14llu", name, (unsigned long long)c->counter[i]);
+		fprintf(b->f, "%-*s %14llu", b->o->wide ? 34 : 28, name,
+			(unsigned long long)c->counter[i]);
 		if (rx && strcmp(name, "rx_packets") && strcmp(name, "tx_packets")) {
 			nc_report_value(v, sizeof(v), (double)c->counter[i] / (double)rx);
 			fprintf(b->f, " %9s", v);
@@ -544,51 +500,142 @@ static void nc_print_header(const struct nc_block *b)
 		set[b->m->cpus[i].cpu] = true;
 	nc_format_cpulist(set, NC_MAX_CPUS, cpus, sizeof(cpus));
 	free(set);
-	fprintf(b->f, "netcost %s: kernel %s (%s), CPUs %s (recording %s), interval %.3f s, TSC %.1f MHz\n",
-		info->version, info->kernel,
-		nc_preempt_model(info->preempt_rt, info->threadirqs),
+	fprintf(b->f, "netcost %s: kernel %s (%s)\n", info->version, info->kernel,
+		nc_preempt_model(info->preempt_rt, info->threadirqs));
+	fprintf(b->f, "CPUs %s (recording %s), interval %.3f s, TSC %.1f MHz\n",
 		*cpus ? cpus : "none", *info->config.cpus ? info->config.cpus : "?",
 		b->interval_s, info->tsc_khz / 1000.0);
+	if (!b->m->has_meta)
+		return;
+	/* a snapshot: where and when it was taken, and what for */
+	fprintf(b->f, "snapshot: taken %s, CPU %s\n",
+		b->m->meta.taken_at && *b->m->meta.taken_at ? b->m->meta.taken_at : "(unknown time)",
+		b->m->meta.cpu_model && *b->m->meta.cpu_model ? b->m->meta.cpu_model : "unknown");
+	if (b->m->meta.kernel && strcmp(b->m->meta.kernel, info->kernel))
+		fprintf(b->f, "snapshot kernel: %s\n", b->m->meta.kernel);
+	if (b->m->meta.note && *b->m->meta.note)
+		fprintf(b->f, "note: %s\n", b->m->meta.note);
 }
 
 /* nc_print_footer - how to read the marks, and how exact percentiles are */
 static void nc_print_footer(const struct nc_block *b)
 {
-	fprintf(b->f, "\n* inside another stage, not in the total   + not packet work, not in the total   ~ waiting time, not CPU time\n");
-	fprintf(b->f, "irq_thread includes the NET_RX it runs (in softirq_net_rx too): the total and the largest stages count it once.\n");
-	fprintf(b->f, "per pkt: per rx packet (of all CPUs); tx_xmit, syscall_tx, softirq_net_tx per tx packet.  cpu%%: of %u CPU(s) x interval.\n",
-		b->nr_cpus);
+	fprintf(b->f, "\n* inside another stage, not in the total    + not packet work, not in the total\n"
+		"~ waiting time, not CPU time\n");
+	fprintf(b->f, "irq_thread includes the NET_RX it runs (in softirq_net_rx too): the total and the\n"
+		"largest stages count it once.\n");
+	fprintf(b->f, "per pkt: per rx packet (of all CPUs); tx_xmit, syscall_tx, softirq_net_tx per tx\n"
+		"packet.  cpu%%: of %u CPU(s) x interval.\n", b->nr_cpus);
 	fprintf(b->f, "percentiles from log-linear buckets: within %.1f%% of the true value, exact below %u.\n",
 		100.0 * NC_HIST_REL_ERROR, 2 * NETCOST_HIST_SUB);
 }
 
-/*
- * nc_report_print - the "dump" report of @m (narrowed by --cpu/--stage
- * first) on @f: text, or JSON with -j.  Returns 0 or the exit status.
- */
-int nc_report_print(FILE *f, struct nc_model *m, const struct nc_report_opts *o)
+/* nc_jnull - a derived figure, or null when it does not exist */
+static json_t *nc_jnull(bool exists, double v)
 {
+	return exists ? json_real(v) : json_null();
+}
+
+/*
+ * nc_report_stage_json - add to stage object @o of @c what "dump" derives:
+ * mean and percentiles per event, events and the sum per packet (in
+ * ns with --ns); null where they do not exist
+ */
+static void nc_report_stage_json(json_t *o, const struct nc_model *m, const struct nc_cpu *c,
+				 unsigned int s, const struct nc_report_opts *opts)
+{
+	static const struct nc_hist empty;
+	const struct nc_hist *h = c->stage[s] ? c->stage[s] : &empty;
+	uint64_t pkts = nc_cpu_packets(m, &m->total, s);	/* see nc_stage_per_packet() */
+	double k = opts->ns && m->stage[s].unit == NETCOST_UNIT_CYCLES ?
+		   nc_cycles_to_ns(1, m->info.tsc_khz) : 1;
+
+	json_object_set_new(o, "mean", nc_jnull(h->count, k * nc_hist_mean(h)));
+	json_object_set_new(o, "p50", nc_jnull(h->count, k * nc_hist_percentile(h, 50)));
+	json_object_set_new(o, "p90", nc_jnull(h->count, k * nc_hist_percentile(h, 90)));
+	json_object_set_new(o, "p99", nc_jnull(h->count, k * nc_hist_percentile(h, 99)));
+	json_object_set_new(o, "p999", nc_jnull(h->count, k * nc_hist_percentile(h, 99.9)));
+	json_object_set_new(o, "events_per_packet",
+			    nc_jnull(pkts, pkts ? (double)h->count / (double)pkts : 0));
+	json_object_set_new(o, "per_packet",
+			    nc_jnull(pkts, pkts ? k * (double)h->sum / (double)pkts : 0));
+}
+
+/* nc_report_cpu_json - the derived figures of every stage of @c in @jc */
+static void nc_report_cpu_json(json_t *jc, const struct nc_model *m, const struct nc_cpu *c,
+			       const struct nc_report_opts *o)
+{
+	json_t *st = json_object_get(jc, "stages");
+	unsigned int s;
+
+	for (s = 0; s < m->nr_stages; s++) {
+		json_t *js = json_object_get(st, m->stage[s].name);
+
+		/*
+		 * The stages the module reported, with or without events (the
+		 * lab's jq reads zero counts); --all adds every stage known.
+		 */
+		if (js)
+			nc_report_stage_json(js, m, c, s, o);
+	}
+}
+
+/*
+ * nc_report_json - the "dump -j" document: the snapshot's info, cpus and
+ * total (snapshot.c) with the schema, the time unit, and in each stage
+ * the figures "dump" derives
+ */
+json_t *nc_report_json(const struct nc_model *m, const struct nc_report_opts *o)
+{
+	json_t *body = nc_model_to_json(m, o->all), *root = json_object(), *cpus;
+	unsigned int i;
+
+	json_object_set_new(root, "schema", json_integer(NC_SNAPSHOT_SCHEMA));
+	json_object_set_new(root, "time_unit", json_string(o->ns ? "ns" : "cycles"));
+	json_object_update(root, body);
+	json_decref(body);
+	cpus = json_object_get(root, "cpus");
+	for (i = 0; i < m->nr_cpus; i++)
+		nc_report_cpu_json(json_array_get(cpus, i), m, &m->cpus[i], o);
+	nc_report_cpu_json(json_object_get(root, "total"), m, &m->total, o);
+	return root;
+}
+
+/*
+ * nc_report_print - the "dump" report of @in (a copy narrowed by --cpu and
+ * --stage: @in is not changed) on @f: text, or JSON with -j.  Returns 0 or
+ * the exit status.
+ */
+int nc_report_print(FILE *f, const struct nc_model *in, const struct nc_report_opts *o)
+{
+	struct nc_model *m = nc_xcalloc(1, sizeof(*m));
 	struct nc_block b = { .f = f, .m = m, .o = o };
 	unsigned int i;
 	int ret;
 
-	ret = nc_report_select(m, o);
+	ret = nc_report_select(m, in, o);
 	if (ret)
-		return ret;
+		goto out_free;
 	if (o->json) {
-		json_t *root = nc_model_to_json(m, NC_JSON_DERIVED);
+		json_t *root;
 
+		if (o->ns && !m->info.tsc_khz) {
+			nc_err("--ns needs the TSC rate, and the module reported none");
+			ret = NC_EXIT_ERROR;
+			goto out_free;
+		}
+		root = nc_report_json(m, o);
 		ret = nc_json_print(f, root, o->json_lines ? 0 : 2);
 		json_decref(root);
-		return ret;
+		goto out_free;
 	}
 	if (o->ns && !m->info.tsc_khz) {
 		nc_err("--ns needs the TSC rate, and the module reported none");
-		return NC_EXIT_ERROR;
+		ret = NC_EXIT_ERROR;
+		goto out_free;
 	}
 	b.nr_cpus = nc_recorded_cpus(m);
-	if (m->info.now_ns > m->info.reset_ns)
-		b.interval_s = (double)(m->info.now_ns - m->info.reset_ns) / 1e9;
+	b.interval_s = nc_interval_s(m);
 	nc_print_header(&b);
 	nc_print_block(&b, &m->total);
 	for (i = 0; o->per_cpu && i < m->nr_cpus; i++) {
@@ -598,5 +645,9 @@ int nc_report_print(FILE *f, struct nc_model *m, const struct nc_report_opts *o)
 	}
 	b.nr_cpus = nc_recorded_cpus(m);
 	nc_print_footer(&b);
-	return ferror(f) ? NC_EXIT_ERROR : NC_EXIT_OK;
+	ret = ferror(f) ? NC_EXIT_ERROR : NC_EXIT_OK;
+out_free:
+	nc_model_free(m);
+	free(m);
+	return ret;
 }

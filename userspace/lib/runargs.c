@@ -6,6 +6,7 @@
  * \" and \\, a backslash outside quotes keeps the next character; no
  * expansion of any kind.
  */
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -208,4 +209,114 @@ void nc_sink_args_from_gen(const struct nc_argv *gen, struct nc_argv *sink)
 		nc_argv_push(sink, "--dport-per-flow");
 	if (nc_argv_has(gen, '6', NULL) || (host && strchr(host, ':')))
 		nc_argv_push(sink, "-6");
+}
+
+/* nc_run_usage - "netcost run -h" */
+void nc_run_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: netcost run (--gen 'ARGS' | --external) [--duration S] -o FILE [options]\n"
+		"  --gen 'ARGS'         start 'netcost-gen send ARGS' (and its sink), e.g. '-H 10.0.0.2 -r 38000'\n"
+		"  --sink 'ARGS'        more arguments for 'netcost-gen sink' (port, --flows and\n"
+		"                       --dport-per-flow follow from --gen)\n"
+		"  --sink-prefix 'CMD'  run the sink as CMD netcost-gen sink ... (e.g. 'in-ns')\n"
+		"  --external           no generator: record whatever load runs for --duration\n"
+		"  -d, --duration S     seconds to record (default 10)\n"
+		"  -o, --output FILE    the snapshot (replaced, like 'netcost save')\n"
+		"  --note TEXT          kept in the snapshot\n"
+		"  --calibrate          calibrate the soak again (keep the system idle)\n"
+		"  --calib-seconds S    calibration time (default 3)\n"
+		"  --calib-file PATH    calibration cache (default: see netcost(8))\n"
+		"  -j, --json           the closure and the snapshot path as JSON\n"
+		"netcost-gen is looked for in $NETCOST_GEN, next to netcost, then on PATH.\n");
+}
+
+/*
+ * nc_run_parse - the command line of "netcost run" into @o (zeroed, with
+ * its defaults set); 0, NC_EXIT_USAGE, or NC_RUN_HELP for -h.
+ */
+int nc_run_parse(int argc, char **argv, struct nc_run_opts *o)
+{
+	enum { OPT_GEN = 256, OPT_SINK, OPT_PREFIX, OPT_EXTERNAL, OPT_NOTE,
+	       OPT_CALIBRATE, OPT_CALIB_SECONDS, OPT_CALIB_FILE };
+	static const struct option lopts[] = {
+		{ "gen", required_argument, NULL, OPT_GEN },
+		{ "sink", required_argument, NULL, OPT_SINK },
+		{ "sink-prefix", required_argument, NULL, OPT_PREFIX },
+		{ "external", no_argument, NULL, OPT_EXTERNAL },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "note", required_argument, NULL, OPT_NOTE },
+		{ "calibrate", no_argument, NULL, OPT_CALIBRATE },
+		{ "calib-seconds", required_argument, NULL, OPT_CALIB_SECONDS },
+		{ "calib-file", required_argument, NULL, OPT_CALIB_FILE },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	int c, rc = NC_EXIT_OK;
+
+	optind = 0;
+	opterr = 0;
+	while (rc == NC_EXIT_OK &&
+	       (c = getopt_long(argc, argv, ":d:hjo:", lopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_GEN:
+			o->gen = optarg;
+			break;
+		case OPT_SINK:
+			o->sink = optarg;
+			break;
+		case OPT_PREFIX:
+			o->sink_prefix = optarg;
+			break;
+		case OPT_EXTERNAL:
+			o->external = true;
+			break;
+		case 'd':
+			rc = nc_parse_seconds("run", "--duration", optarg, false,
+					      &o->duration);
+			break;
+		case 'o':
+			o->out = optarg;
+			break;
+		case OPT_NOTE:
+			o->note = optarg;
+			break;
+		case OPT_CALIBRATE:
+			o->calibrate = true;
+			break;
+		case OPT_CALIB_SECONDS:
+			rc = nc_parse_seconds("run", "--calib-seconds", optarg, false,
+					      &o->calib_seconds);
+			if (!rc && o->calib_seconds < 1)
+				rc = nc_usage_err("run: --calib-seconds: at least 1 s");
+			break;
+		case OPT_CALIB_FILE:
+			o->calib_file = optarg;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'h':
+			return NC_RUN_HELP;
+		case ':':
+			return nc_usage_err("run: %s needs a value", argv[optind - 1]);
+		default:
+			return nc_usage_err("run: unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (rc)
+		return rc;
+	if (optind < argc)
+		return nc_usage_err("run: unexpected argument '%s'", argv[optind]);
+	if (!o->out)
+		return nc_usage_err("run: -o FILE is required (the snapshot to write)");
+	if (!o->gen == !o->external)
+		return nc_usage_err("run: give one of --gen 'ARGS' and --external");
+	if (o->external && (o->sink || o->sink_prefix))
+		return nc_usage_err("run: --sink and --sink-prefix go with --gen");
+	if (o->duration < 0.5)
+		return nc_usage_err("run: --duration %g: at least 0.5 s", o->duration);
+	return NC_EXIT_OK;
 }

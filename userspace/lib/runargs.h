@@ -8,6 +8,7 @@
 #define NETCOST_RUNARGS_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 /* A growable NULL-terminated argument vector */
 struct nc_argv {
@@ -23,5 +24,25 @@ char *nc_argv_join(const struct nc_argv *a);
 const char *nc_argv_value(const struct nc_argv *a, char sopt, const char *lopt);
 bool nc_argv_has(const struct nc_argv *a, char sopt, const char *lopt);
 void nc_sink_args_from_gen(const struct nc_argv *gen, struct nc_argv *sink);
+
+/* "netcost run"'s options */
+struct nc_run_opts {
+	const char *gen;		/* --gen ARGS */
+	const char *sink;		/* --sink ARGS: extra */
+	const char *sink_prefix;	/* --sink-prefix CMD */
+	const char *out;		/* -o FILE */
+	const char *note;
+	const char *calib_file;
+	bool external;
+	bool json;
+	bool calibrate;
+	double duration;
+	double calib_seconds;
+};
+
+#define NC_RUN_HELP	(-1)	/* nc_run_parse(): -h was given */
+
+int nc_run_parse(int argc, char **argv, struct nc_run_opts *o);
+void nc_run_usage(FILE *f);
 
 #endif

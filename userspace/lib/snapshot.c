@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * snapshot.c - the model as JSON (jansson), both ways: "netcost info -j"
- * and "dump -j" print it, "netcost save" writes it to a file with a meta
- * object, and "show", "diff" and "plot" load it back.  The loader trusts
+ * snapshot.c - the snapshot file format (Documentation/netcost-json.md),
+ * both ways, with jansson: the model as JSON ("save", "run -o", and the
+ * base of "info -j" and "dump -j", whose derived figures report.c adds),
+ * and the loader behind "show", "diff", "plot" and "export --snapshot".  The loader trusts
  * nothing: each mistake in a file is named by its place (line:column from
  * jansson, or the path of the key) and ends in NC_EXIT_SNAPSHOT.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,10 +44,94 @@ static json_t *nc_jint(uint64_t v)
 	return json_integer((json_int_t)v);
 }
 
-/* nc_jreal - a derived value, rounded so that the text stays readable */
-static json_t *nc_jreal(double v)
+/*
+ * The scalar members of "info" and "meta": one table per object drives
+ * both the writer (nc_fields_to_json) and the reader (nc_jfields), so that
+ * a key cannot be written one way and read another.
+ */
+enum nc_ftype {
+	NC_F_BUF,		/* char[len], NUL-terminated */
+	NC_F_DUP,		/* char *, allocated ("" when NULL on write) */
+	NC_F_BOOL,
+	NC_F_U32,
+	NC_F_U64,
+};
+
+struct nc_field {
+	const char *key;
+	enum nc_ftype type;
+	size_t off;
+	size_t len;		/* NC_F_BUF: the buffer's size */
+	const char *key_v1;	/* the key in schema 1 files, when it differs */
+};
+
+#define F(_s, _key, _type, _member, _v1) \
+	{ _key, _type, offsetof(struct _s, _member), sizeof(((struct _s *)0)->_member), _v1 }
+
+static const struct nc_field nc_info_fields[] = {
+	F(nc_info, "version", NC_F_BUF, version, NULL),
+	F(nc_info, "kernel", NC_F_BUF, kernel, NULL),
+	F(nc_info, "preempt_rt", NC_F_BOOL, preempt_rt, NULL),
+	F(nc_info, "threadirqs", NC_F_BOOL, threadirqs, NULL),
+	F(nc_info, "tsc_khz", NC_F_U32, tsc_khz, NULL),
+	F(nc_info, "nr_cpus", NC_F_U32, nr_cpus, NULL),
+	F(nc_info, "nr_cpus_online", NC_F_U32, nr_cpus_online, NULL),
+	F(nc_info, "probe_cost_cycles", NC_F_U32, probe_cost, NULL),
+	F(nc_info, "hist_buckets", NC_F_U32, hist_buckets, NULL),
+	F(nc_info, "hist_sub_bits", NC_F_U32, hist_sub_bits, NULL),
+	F(nc_info, "mem_per_cpu", NC_F_U32, mem_per_cpu, NULL),
+	F(nc_info, "generation", NC_F_U32, generation, NULL),
+	F(nc_info, "reset_ns", NC_F_U64, reset_ns, NULL),
+	F(nc_info, "now_ns", NC_F_U64, now_ns, NULL),
+	F(nc_info, "reset_cycles", NC_F_U64, reset_cycles, NULL),
+	F(nc_info, "now_cycles", NC_F_U64, now_cycles, NULL),
+};
+
+static const struct nc_field nc_meta_fields[] = {
+	F(nc_meta, "kernel", NC_F_DUP, kernel, NULL),
+	F(nc_meta, "preempt_rt", NC_F_BOOL, preempt_rt, NULL),
+	F(nc_meta, "threadirqs", NC_F_BOOL, threadirqs, NULL),
+	F(nc_meta, "cmdline", NC_F_DUP, cmdline, NULL),
+	F(nc_meta, "cpu_model", NC_F_DUP, cpu_model, NULL),
+	F(nc_meta, "tsc_khz", NC_F_U32, tsc_khz, NULL),
+	F(nc_meta, "nr_cpus", NC_F_U32, nr_cpus, NULL),
+	F(nc_meta, "taken_at", NC_F_DUP, taken_at, NULL),
+	F(nc_meta, "interval_ns", NC_F_U64, interval_ns, NULL),
+	F(nc_meta, "probe_cost_cycles", NC_F_U32, probe_cost, "probe_cost"),
+};
+
+#undef F
+
+/* nc_fields_to_json - the members of @table from the struct at @base into @o */
+static void nc_fields_to_json(json_t *o, const struct nc_field *table, size_t n,
+			      const void *base)
 {
-	return json_real(v);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct nc_field *f = &table[i];
+		const char *p = (const char *)base + f->off;
+		json_t *v = NULL;
+
+		switch (f->type) {
+		case NC_F_BUF:
+			v = json_string(p);
+			break;
+		case NC_F_DUP:
+			v = json_string(*(char *const *)p ? *(char *const *)p : "");
+			break;
+		case NC_F_BOOL:
+			v = json_boolean(*(const bool *)p);
+			break;
+		case NC_F_U32:
+			v = json_integer(*(const uint32_t *)p);
+			break;
+		case NC_F_U64:
+			v = nc_jint(*(const uint64_t *)p);
+			break;
+		}
+		json_object_set_new(o, f->key, v);
+	}
 }
 
 /* nc_groups_to_json - group bits as names; bits this tool lacks as numbers */
@@ -86,22 +173,11 @@ json_t *nc_info_to_json(const struct nc_info *info)
 	json_t *o = json_object(), *hooks = json_array();
 	unsigned int i;
 
-	json_object_set_new(o, "version", json_string(info->version));
-	json_object_set_new(o, "kernel", json_string(info->kernel));
-	json_object_set_new(o, "preempt_rt", json_boolean(info->preempt_rt));
-	json_object_set_new(o, "threadirqs", json_boolean(info->threadirqs));
-	json_object_set_new(o, "tsc_khz", json_integer(info->tsc_khz));
-	json_object_set_new(o, "nr_cpus", json_integer(info->nr_cpus));
-	json_object_set_new(o, "nr_cpus_online", json_integer(info->nr_cpus_online));
-	json_object_set_new(o, "probe_cost_cycles", json_integer(info->probe_cost));
-	json_object_set_new(o, "hist_buckets", json_integer(info->hist_buckets));
-	json_object_set_new(o, "hist_sub_bits", json_integer(info->hist_sub_bits));
-	json_object_set_new(o, "mem_per_cpu", json_integer(info->mem_per_cpu));
-	json_object_set_new(o, "generation", json_integer(info->generation));
-	json_object_set_new(o, "reset_ns", nc_jint(info->reset_ns));
-	json_object_set_new(o, "now_ns", nc_jint(info->now_ns));
-	json_object_set_new(o, "reset_cycles", nc_jint(info->reset_cycles));
-	json_object_set_new(o, "now_cycles", nc_jint(info->now_cycles));
+	nc_fields_to_json(o, nc_info_fields, ARRAY_SIZE(nc_info_fields), info);
+	json_object_set_new(o, "task_slots", info->has_task_slots ?
+			    json_integer(info->task_slots) : json_null());
+	json_object_set_new(o, "task_slots_used", info->has_task_slots ?
+			    json_integer(info->task_slots_used) : json_null());
 	json_object_set_new(o, "config", nc_config_to_json(&info->config));
 	for (i = 0; i < info->nr_hooks; i++) {
 		const struct nc_hook *h = &info->hook[i];
@@ -123,16 +199,16 @@ json_t *nc_info_to_json(const struct nc_info *info)
 }
 
 /*
- * nc_stage_to_json - one stage of one CPU (or the total): the raw data,
- * the non-empty buckets, and with NC_JSON_DERIVED what "dump" computes.
- * The overflow bucket has no upper bound: its "hi" is null.
+ * nc_stage_to_json - one stage of one CPU (or the total): the raw data and
+ * the non-empty buckets (none for a stage without a histogram).  The
+ * overflow bucket has no upper bound: its "hi" is null.
  */
 static json_t *nc_stage_to_json(const struct nc_model *m, const struct nc_cpu *c,
-				unsigned int s, unsigned int flags)
+				unsigned int s)
 {
-	const struct nc_hist *h = c->stage[s];
+	static const struct nc_hist empty;
+	const struct nc_hist *h = c->stage[s] ? c->stage[s] : &empty;
 	json_t *o = json_object(), *b = json_array();
-	uint64_t pkts = nc_cpu_packets(m, &m->total, s);	/* see nc_stage_per_packet() */
 	unsigned int i;
 
 	json_object_set_new(o, "count", nc_jint(h->count));
@@ -141,19 +217,7 @@ static json_t *nc_stage_to_json(const struct nc_model *m, const struct nc_cpu *c
 	json_object_set_new(o, "max", nc_jint(h->max));
 	json_object_set_new(o, "unit", json_string(m->stage[s].unit < ARRAY_SIZE(nc_unit_names) ?
 						   nc_unit_names[m->stage[s].unit] : "cycles"));
-	if (flags & NC_JSON_DERIVED) {
-		json_object_set_new(o, "mean", nc_jreal(nc_hist_mean(h)));
-		json_object_set_new(o, "p50", nc_jreal(nc_hist_percentile(h, 50)));
-		json_object_set_new(o, "p90", nc_jreal(nc_hist_percentile(h, 90)));
-		json_object_set_new(o, "p99", nc_jreal(nc_hist_percentile(h, 99)));
-		json_object_set_new(o, "p999", nc_jreal(nc_hist_percentile(h, 99.9)));
-		if (pkts) {
-			json_object_set_new(o, "events_per_packet",
-					    nc_jreal((double)h->count / (double)pkts));
-			json_object_set_new(o, "per_packet",
-					    nc_jreal((double)h->sum / (double)pkts));
-		}
-	}
+	json_object_set_new(o, "role", json_string(nc_role_name(m->stage[s].role)));
 	for (i = 0; i < NETCOST_HIST_BUCKETS; i++) {
 		json_t *jb;
 
@@ -170,17 +234,18 @@ static json_t *nc_stage_to_json(const struct nc_model *m, const struct nc_cpu *c
 	return o;
 }
 
-/* nc_cpu_to_json - {"stages": {...}, "counters": {...}} of a CPU or total */
-static json_t *nc_cpu_to_json(const struct nc_model *m, const struct nc_cpu *c,
-			      unsigned int flags)
+/*
+ * nc_cpu_to_json - {"stages": {...}, "counters": {...}} of a CPU or the
+ * total: the stages it has, or with @all every stage of the model
+ */
+static json_t *nc_cpu_to_json(const struct nc_model *m, const struct nc_cpu *c, bool all)
 {
 	json_t *o = json_object(), *st = json_object(), *ct = json_object();
 	unsigned int i;
 
 	for (i = 0; i < m->nr_stages; i++)
-		if (c->stage[i])
-			json_object_set_new(st, m->stage[i].name,
-					    nc_stage_to_json(m, c, i, flags));
+		if (c->stage[i] || all)
+			json_object_set_new(st, m->stage[i].name, nc_stage_to_json(m, c, i));
 	for (i = 0; i < m->nr_counters; i++)
 		if (c->has_counter[i])
 			json_object_set_new(ct, m->counter[i], nc_jint(c->counter[i]));
@@ -189,15 +254,15 @@ static json_t *nc_cpu_to_json(const struct nc_model *m, const struct nc_cpu *c,
 	return o;
 }
 
-/* nc_model_to_json - {"info", "cpus", "total"}: the "dump -j" document */
-json_t *nc_model_to_json(const struct nc_model *m, unsigned int flags)
+/* nc_model_to_json - {"info", "cpus", "total"}; @all: every stage everywhere */
+json_t *nc_model_to_json(const struct nc_model *m, bool all)
 {
 	json_t *o = json_object(), *cpus = json_array();
 	unsigned int i;
 
 	json_object_set_new(o, "info", nc_info_to_json(&m->info));
 	for (i = 0; i < m->nr_cpus; i++) {
-		json_t *c = json_object(), *body = nc_cpu_to_json(m, &m->cpus[i], flags);
+		json_t *c = json_object(), *body = nc_cpu_to_json(m, &m->cpus[i], all);
 
 		json_object_set_new(c, "cpu", json_integer(m->cpus[i].cpu));
 		json_object_update(c, body);
@@ -205,7 +270,7 @@ json_t *nc_model_to_json(const struct nc_model *m, unsigned int flags)
 		json_array_append_new(cpus, c);
 	}
 	json_object_set_new(o, "cpus", cpus);
-	json_object_set_new(o, "total", nc_cpu_to_json(m, &m->total, flags));
+	json_object_set_new(o, "total", nc_cpu_to_json(m, &m->total, all));
 	return o;
 }
 
@@ -214,16 +279,7 @@ static json_t *nc_meta_to_json(const struct nc_meta *meta)
 {
 	json_t *o = json_object();
 
-	json_object_set_new(o, "kernel", json_string(meta->kernel ? meta->kernel : ""));
-	json_object_set_new(o, "preempt_rt", json_boolean(meta->preempt_rt));
-	json_object_set_new(o, "threadirqs", json_boolean(meta->threadirqs));
-	json_object_set_new(o, "cmdline", json_string(meta->cmdline ? meta->cmdline : ""));
-	json_object_set_new(o, "cpu_model", json_string(meta->cpu_model ? meta->cpu_model : ""));
-	json_object_set_new(o, "tsc_khz", json_integer(meta->tsc_khz));
-	json_object_set_new(o, "nr_cpus", json_integer(meta->nr_cpus));
-	json_object_set_new(o, "taken_at", json_string(meta->taken_at ? meta->taken_at : ""));
-	json_object_set_new(o, "interval_ns", nc_jint(meta->interval_ns));
-	json_object_set_new(o, "probe_cost", json_integer(meta->probe_cost));
+	nc_fields_to_json(o, nc_meta_fields, ARRAY_SIZE(nc_meta_fields), meta);
 	json_object_set_new(o, "note", meta->note ? json_string(meta->note) : json_null());
 	if (meta->load)
 		json_object_set(o, "load", meta->load);
@@ -235,7 +291,7 @@ static json_t *nc_meta_to_json(const struct nc_meta *meta)
 /* nc_snapshot_to_json - the whole snapshot document of a model with meta */
 json_t *nc_snapshot_to_json(const struct nc_model *m)
 {
-	json_t *o = json_object(), *body = nc_model_to_json(m, 0);
+	json_t *o = json_object(), *body = nc_model_to_json(m, false);
 
 	json_object_set_new(o, "schema", json_integer(NC_SNAPSHOT_SCHEMA));
 	json_object_set_new(o, "tool", json_string("netcost"));
@@ -261,99 +317,51 @@ int nc_json_print(FILE *f, json_t *root, unsigned int indent)
 	return NC_EXIT_OK;
 }
 
-/* nc_read_line - the first line of a small file, without its newline */
-static char *nc_read_line(const char *path, const char *prefix)
+/* nc_snapshot_cb - the nc_write_fn of nc_snapshot_save() */
+static int nc_snapshot_cb(FILE *f, void *arg)
 {
-	char line[4096];
-	FILE *f = fopen(path, "r");
-	char *val = NULL;
-
-	if (!f)
-		return NULL;
-	while (!val && fgets(line, sizeof(line), f)) {
-		char *p = line;
-
-		line[strcspn(line, "\n")] = '\0';
-		if (prefix) {
-			if (strncmp(line, prefix, strlen(prefix)))
-				continue;
-			p = strchr(line, ':');
-			if (!p)
-				continue;
-			for (p++; *p == ' ' || *p == '\t'; p++)
-				;
-		}
-		val = nc_xstrdup(p);
-	}
-	fclose(f);
-	return val;
+	if (json_dumpf(arg, f, JSON_PRESERVE_ORDER | JSON_INDENT(1)) || fputc('\n', f) == EOF)
+		return -1;
+	return 0;
 }
 
 /*
- * nc_meta_collect - fill @meta for a snapshot taken now of a module that
- * answered @info: the kernel as the module saw it, the boot command line
- * and CPU model of this machine, and the interval since the last reset.
- */
-void nc_meta_collect(struct nc_meta *meta, const struct nc_info *info,
-		     const char *note)
-{
-	char when[32];
-	time_t now = time(NULL);
-	struct tm tm;
-
-	nc_meta_free(meta);
-	meta->kernel = nc_xstrdup(info->kernel);
-	meta->preempt_rt = info->preempt_rt;
-	meta->threadirqs = info->threadirqs;
-	meta->cmdline = nc_read_line("/proc/cmdline", NULL);
-	if (!meta->cmdline)
-		meta->cmdline = nc_xstrdup("");
-	meta->cpu_model = nc_read_line("/proc/cpuinfo", "model name");
-	if (!meta->cpu_model)
-		meta->cpu_model = nc_xstrdup("unknown");
-	meta->tsc_khz = info->tsc_khz;
-	meta->nr_cpus = info->nr_cpus;
-	gmtime_r(&now, &tm);
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	meta->taken_at = nc_xstrdup(when);
-	meta->interval_ns = info->now_ns > info->reset_ns ? info->now_ns - info->reset_ns : 0;
-	meta->probe_cost = info->probe_cost;
-	meta->note = nc_xstrdup(note);
-}
-
-/*
- * nc_snapshot_save - write @m (with its meta) to @path, through a
- * temporary file and rename(), so that a reader never sees half a file.
- * Returns 0, or NC_EXIT_ERROR after printing why.
+ * nc_snapshot_save - write @m (with its meta) to @path ("-": stdout) with
+ * nc_write_atomic(), so that a reader never sees half a file.  Returns 0,
+ * or NC_EXIT_ERROR after printing why.
  */
 int nc_snapshot_save(const struct nc_model *m, const char *path)
 {
 	json_t *root = nc_snapshot_to_json(m);
-	char *tmp;
-	int ret = NC_EXIT_ERROR;
+	int ret;
 
-	if (asprintf(&tmp, "%s.tmp.%d", path, (int)getpid()) < 0) {
-		nc_err("out of memory");
-		goto err_put_root;
-	}
-	if (json_dump_file(root, tmp, JSON_PRESERVE_ORDER | JSON_INDENT(1))) {
-		nc_err("%s: cannot write: %s", path, strerror(errno));
-		goto err_unlink_tmp;
-	}
-	if (rename(tmp, path)) {
-		nc_err("%s: cannot write: %s", path, strerror(errno));
-		goto err_unlink_tmp;
-	}
-	ret = NC_EXIT_OK;
-	goto out_free_tmp;
-
-err_unlink_tmp:
-	unlink(tmp);
-out_free_tmp:
-	free(tmp);
-err_put_root:
+	ret = nc_output(path, nc_snapshot_cb, root);
 	json_decref(root);
 	return ret;
+}
+
+/*
+ * nc_snapshot_file_is - whether @path is (the start of) a netcost snapshot:
+ * a JSON object that names "tool": "netcost" in its first few KiB.  For
+ * the writers of other formats, which must not replace one by mistake.
+ */
+bool nc_snapshot_file_is(const char *path)
+{
+	char buf[4096];
+	struct stat st;
+	size_t n;
+	FILE *f;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return false;
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return buf[strspn(buf, " \t\r\n")] == '{' &&
+	       (strstr(buf, "\"tool\": \"netcost\"") || strstr(buf, "\"tool\":\"netcost\""));
 }
 
 /* ---- the loader ---- */
@@ -361,6 +369,7 @@ err_put_root:
 /* Where in a file the loader is, for its messages: "cpus[1].stages.hardirq" */
 struct nc_jctx {
 	const char *name;		/* the file */
+	int schema;			/* its "schema" */
 	char path[512];
 };
 
@@ -481,6 +490,44 @@ static int nc_jget_strdup(struct nc_jctx *j, json_t *obj, const char *key, char 
 	return 0;
 }
 
+/*
+ * nc_jfields - the members of @table from @obj into the struct at @base:
+ * every one must be there, of its type (schema 1 files by key_v1)
+ */
+static int nc_jfields(struct nc_jctx *j, json_t *obj, const struct nc_field *table, size_t n,
+		      void *base)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct nc_field *f = &table[i];
+		const char *key = j->schema < 2 && f->key_v1 ? f->key_v1 : f->key;
+		char *p = (char *)base + f->off;
+		int ret = 0;
+
+		switch (f->type) {
+		case NC_F_BUF:
+			ret = nc_jget_str(j, obj, key, p, f->len);
+			break;
+		case NC_F_DUP:
+			ret = nc_jget_strdup(j, obj, key, (char **)p);
+			break;
+		case NC_F_BOOL:
+			ret = nc_jget_bool(j, obj, key, (bool *)p);
+			break;
+		case NC_F_U32:
+			ret = nc_jget_u32(j, obj, key, (uint32_t *)p);
+			break;
+		case NC_F_U64:
+			ret = nc_jget_u64(j, obj, key, (uint64_t *)p);
+			break;
+		}
+		if (ret)
+			return NC_EXIT_SNAPSHOT;
+	}
+	return 0;
+}
+
 /* nc_jgroups - a "groups" array of names (or bit values) into bits */
 static int nc_jgroups(struct nc_jctx *j, json_t *obj, uint32_t *groups)
 {
@@ -565,6 +612,21 @@ static int nc_jhook(struct nc_jctx *j, json_t *obj, struct nc_hook *h)
 	return 0;
 }
 
+/* nc_jtask_slots - "task_slots" and "task_slots_used": numbers, or null/absent */
+static int nc_jtask_slots(struct nc_jctx *j, json_t *obj, struct nc_info *info)
+{
+	json_t *a = json_object_get(obj, "task_slots");
+	json_t *b = json_object_get(obj, "task_slots_used");
+
+	if ((!a || json_is_null(a)) && (!b || json_is_null(b)))
+		return 0;
+	if (nc_jget_u32(j, obj, "task_slots", &info->task_slots) ||
+	    nc_jget_u32(j, obj, "task_slots_used", &info->task_slots_used))
+		return NC_EXIT_SNAPSHOT;
+	info->has_task_slots = true;
+	return 0;
+}
+
 /* nc_jinfo - "info" into @info: every key "info -j" prints */
 static int nc_jinfo(struct nc_jctx *j, json_t *obj, struct nc_info *info)
 {
@@ -573,25 +635,12 @@ static int nc_jinfo(struct nc_jctx *j, json_t *obj, struct nc_info *info)
 	int ret;
 
 	len = nc_jpush(j, "info");
-	ret = nc_jget_str(j, obj, "version", info->version, sizeof(info->version)) ||
-	      nc_jget_str(j, obj, "kernel", info->kernel, sizeof(info->kernel)) ||
-	      nc_jget_bool(j, obj, "preempt_rt", &info->preempt_rt) ||
-	      nc_jget_bool(j, obj, "threadirqs", &info->threadirqs) ||
-	      nc_jget_u32(j, obj, "tsc_khz", &info->tsc_khz) ||
-	      nc_jget_u32(j, obj, "nr_cpus", &info->nr_cpus) ||
-	      nc_jget_u32(j, obj, "nr_cpus_online", &info->nr_cpus_online) ||
-	      nc_jget_u32(j, obj, "probe_cost_cycles", &info->probe_cost) ||
-	      nc_jget_u32(j, obj, "hist_buckets", &info->hist_buckets) ||
-	      nc_jget_u32(j, obj, "hist_sub_bits", &info->hist_sub_bits) ||
-	      nc_jget_u32(j, obj, "mem_per_cpu", &info->mem_per_cpu) ||
-	      nc_jget_u32(j, obj, "generation", &info->generation) ||
-	      nc_jget_u64(j, obj, "reset_ns", &info->reset_ns) ||
-	      nc_jget_u64(j, obj, "now_ns", &info->now_ns) ||
-	      nc_jget_u64(j, obj, "reset_cycles", &info->reset_cycles) ||
-	      nc_jget_u64(j, obj, "now_cycles", &info->now_cycles) ||
+	ret = nc_jfields(j, obj, nc_info_fields, ARRAY_SIZE(nc_info_fields), info) ||
 	      nc_jget(j, obj, "config", JSON_OBJECT, &cfg) ||
 	      nc_jconfig(j, cfg, &info->config) ||
 	      nc_jget(j, obj, "hooks", JSON_ARRAY, &hooks);
+	if (!ret)
+		ret = nc_jtask_slots(j, obj, info);
 	if (!ret && (info->hist_buckets != NETCOST_HIST_BUCKETS ||
 		     info->hist_sub_bits != NETCOST_HIST_SUB_BITS))
 		ret = nc_jfail(j, "hist_sub_bits", "a bucket layout this netcost does not know");
@@ -639,11 +688,45 @@ static int nc_jbucket(struct nc_jctx *j, json_t *obj, struct nc_hist *h)
 	return 0;
 }
 
+/*
+ * nc_jhist_check - the figures of one histogram agree with each other:
+ * the buckets sum to the count, the mean lies in [min, max], and an empty
+ * histogram has no cycles.  What a probe records always does.
+ */
+static int nc_jhist_check(struct nc_jctx *j, const struct nc_hist *h)
+{
+	uint64_t total = 0;
+	char what[160];
+	unsigned int i;
+
+	for (i = 0; i < NETCOST_HIST_BUCKETS; i++)
+		if (__builtin_add_overflow(total, h->buckets[i], &total))
+			return nc_jfail(j, "buckets", "the counts overflow");
+	if (total != h->count) {
+		snprintf(what, sizeof(what), "sum to %llu, not count %llu",
+			 (unsigned long long)total, (unsigned long long)h->count);
+		return nc_jfail(j, "buckets", what);
+	}
+	if (!h->count) {
+		if (h->sum || h->min || h->max)
+			return nc_jfail(j, "count", "0, but cycles, min or max are not");
+		return 0;
+	}
+	if ((unsigned __int128)h->min * h->count > h->sum ||
+	    (unsigned __int128)h->max * h->count < h->sum) {
+		snprintf(what, sizeof(what), "mean %.3g outside [min %llu, max %llu]",
+			 (double)h->sum / (double)h->count, (unsigned long long)h->min,
+			 (unsigned long long)h->max);
+		return nc_jfail(j, "cycles", what);
+	}
+	return 0;
+}
+
 /* nc_jstage - one member of a "stages" object into @c */
 static int nc_jstage(struct nc_jctx *j, struct nc_model *m, struct nc_cpu *c,
 		     const char *name, json_t *obj)
 {
-	json_t *buckets, *unit, *v;
+	json_t *buckets, *unit, *role, *v;
 	uint8_t u = NETCOST_UNIT_CYCLES;
 	struct nc_hist *h;
 	size_t i, len;
@@ -651,6 +734,8 @@ static int nc_jstage(struct nc_jctx *j, struct nc_model *m, struct nc_cpu *c,
 
 	if (!json_is_object(obj))
 		return nc_jfail(j, NULL, "expected an object");
+	if (!nc_name_ok(name))
+		return nc_jfail(j, NULL, "not a valid stage name ([a-z][a-z0-9_]*, < 64 characters)");
 	unit = json_object_get(obj, "unit");
 	if (unit) {
 		for (u = 0; json_is_string(unit) && u < ARRAY_SIZE(nc_unit_names); u++)
@@ -668,6 +753,15 @@ static int nc_jstage(struct nc_jctx *j, struct nc_model *m, struct nc_cpu *c,
 		return nc_jfail(j, NULL, "too many stages, or a bad stage name");
 	if (c->stage[s])
 		return nc_jfail(j, NULL, "stage listed twice");
+	role = json_object_get(obj, "role");
+	if (role) {		/* files before 0.2.0 have none: the built-in table */
+		int r = json_is_string(role) ? nc_role_parse(json_string_value(role)) : -1;
+
+		if (r < 0)
+			return nc_jfail(j, "role", "not top, nested, other, waiting or count");
+		if (nc_model_set_role(m, (unsigned int)s, (unsigned int)r))
+			return nc_jfail(j, "role", "not the role this stage has on another CPU");
+	}
 	h = nc_cpu_hist(c, s);
 	if (nc_jget_u64(j, obj, "count", &h->count) ||
 	    nc_jget_u64(j, obj, "cycles", &h->sum) ||
@@ -685,7 +779,7 @@ static int nc_jstage(struct nc_jctx *j, struct nc_model *m, struct nc_cpu *c,
 		if (ret)
 			return ret;
 	}
-	return 0;
+	return nc_jhist_check(j, h);
 }
 
 /* nc_jcpu - "stages" and "counters" of one CPU object into @c */
@@ -712,6 +806,11 @@ static int nc_jcpu(struct nc_jctx *j, struct nc_model *m, struct nc_cpu *c, json
 		int i;
 
 		len = nc_jpush(j, "counters");
+		if (!nc_name_ok(key)) {
+			ret = nc_jfail(j, key, "not a valid counter name ([a-z][a-z0-9_]*, < 64 characters)");
+			nc_jpop(j, len);
+			return ret;
+		}
 		if (!json_is_integer(v) || json_integer_value(v) < 0) {
 			ret = nc_jfail(j, key, "expected an integer >= 0");
 			nc_jpop(j, len);
@@ -737,16 +836,7 @@ static int nc_jmeta(struct nc_jctx *j, json_t *obj, struct nc_meta *meta)
 	size_t len = nc_jpush(j, "meta");
 	int ret;
 
-	ret = nc_jget_strdup(j, obj, "kernel", &meta->kernel) ||
-	      nc_jget_bool(j, obj, "preempt_rt", &meta->preempt_rt) ||
-	      nc_jget_bool(j, obj, "threadirqs", &meta->threadirqs) ||
-	      nc_jget_strdup(j, obj, "cmdline", &meta->cmdline) ||
-	      nc_jget_strdup(j, obj, "cpu_model", &meta->cpu_model) ||
-	      nc_jget_u32(j, obj, "tsc_khz", &meta->tsc_khz) ||
-	      nc_jget_u32(j, obj, "nr_cpus", &meta->nr_cpus) ||
-	      nc_jget_strdup(j, obj, "taken_at", &meta->taken_at) ||
-	      nc_jget_u64(j, obj, "interval_ns", &meta->interval_ns) ||
-	      nc_jget_u32(j, obj, "probe_cost", &meta->probe_cost);
+	ret = nc_jfields(j, obj, nc_meta_fields, ARRAY_SIZE(nc_meta_fields), meta);
 	note = json_object_get(obj, "note");
 	load = json_object_get(obj, "load");
 	soak = json_object_get(obj, "soak");
@@ -770,6 +860,48 @@ static int nc_jmeta(struct nc_jctx *j, json_t *obj, struct nc_meta *meta)
 	}
 	nc_jpop(j, len);
 	return ret ? NC_EXIT_SNAPSHOT : 0;
+}
+
+/*
+ * nc_jsums_check - the totals over CPUs fit a JSON integer (2^63 - 1):
+ * a file that adds up to more cannot be printed, nor be true.
+ */
+static int nc_jsums_check(struct nc_jctx *j, const struct nc_model *m)
+{
+	unsigned int i, s;
+
+	for (s = 0; s < m->nr_stages; s++) {
+		uint64_t count = 0, sum = 0;
+
+		for (i = 0; i < m->nr_cpus; i++) {
+			const struct nc_hist *h = m->cpus[i].stage[s];
+
+			if (!h)
+				continue;
+			if (__builtin_add_overflow(count, h->count, &count) ||
+			    __builtin_add_overflow(sum, h->sum, &sum) ||
+			    count > INT64_MAX || sum > INT64_MAX) {
+				snprintf(j->path, sizeof(j->path), "cpus[%u].stages.%s", i,
+					 m->stage[s].name);
+				return nc_jfail(j, count > INT64_MAX ? "count" : "cycles",
+						"the sum over CPUs overflows");
+			}
+		}
+	}
+	for (s = 0; s < m->nr_counters; s++) {
+		uint64_t sum = 0;
+
+		for (i = 0; i < m->nr_cpus; i++) {
+			if (!m->cpus[i].has_counter[s])
+				continue;
+			if (__builtin_add_overflow(sum, m->cpus[i].counter[s], &sum) ||
+			    sum > INT64_MAX) {
+				snprintf(j->path, sizeof(j->path), "cpus[%u].counters", i);
+				return nc_jfail(j, m->counter[s], "the sum over CPUs overflows");
+			}
+		}
+	}
+	return 0;
 }
 
 /*
@@ -802,6 +934,7 @@ int nc_snapshot_from_json(struct nc_model *m, json_t *root, const char *name)
 		       name, (long long)json_integer_value(schema), NC_SNAPSHOT_SCHEMA);
 		return NC_EXIT_SNAPSHOT;
 	}
+	j.schema = (int)json_integer_value(schema);
 	if (nc_jget(&j, root, "meta", JSON_OBJECT, &meta) ||
 	    nc_jget(&j, root, "info", JSON_OBJECT, &info) ||
 	    nc_jget(&j, root, "cpus", JSON_ARRAY, &cpus) ||
@@ -810,6 +943,14 @@ int nc_snapshot_from_json(struct nc_model *m, json_t *root, const char *name)
 	    nc_jinfo(&j, info, &m->info))
 		return NC_EXIT_SNAPSHOT;
 	m->has_meta = true;
+	if (m->meta.nr_cpus > NC_MAX_CPUS)
+		return nc_jfail(&j, "meta.nr_cpus", "more than " NC_MAX_CPUS_STR " CPUs");
+	if (m->info.nr_cpus > NC_MAX_CPUS)
+		return nc_jfail(&j, "info.nr_cpus", "more than " NC_MAX_CPUS_STR " CPUs");
+	if (m->info.nr_cpus_online > NC_MAX_CPUS)
+		return nc_jfail(&j, "info.nr_cpus_online", "more than " NC_MAX_CPUS_STR " CPUs");
+	if (json_array_size(cpus) > NC_MAX_CPUS)
+		return nc_jfail(&j, "cpus", "more than " NC_MAX_CPUS_STR " CPUs");
 
 	json_array_foreach(cpus, i, v) {
 		unsigned int nr = m->nr_cpus;
@@ -831,6 +972,8 @@ int nc_snapshot_from_json(struct nc_model *m, json_t *root, const char *name)
 	}
 	strcpy(j.path, "total");
 	if (nc_jcpu(&j, m, NULL, total))
+		return NC_EXIT_SNAPSHOT;
+	if (nc_jsums_check(&j, m))
 		return NC_EXIT_SNAPSHOT;
 	nc_model_sum_total(m, NULL);
 	return 0;
@@ -872,22 +1015,41 @@ int nc_snapshot_load(struct nc_model *m, const char *path)
 	FILE *f = fopen(path, "r");
 	char *buf = NULL;
 	size_t len = 0, cap = 0, n;
+	struct stat st;
 	int ret;
 
 	if (!f) {
 		nc_err("%s: %s", path, strerror(errno));
 		return NC_EXIT_SNAPSHOT;
 	}
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		nc_err("%s: is a directory, not a netcost snapshot", path);
+		fclose(f);
+		return NC_EXIT_SNAPSHOT;
+	}
+	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) && st.st_size > NC_SNAPSHOT_MAX_BYTES) {
+		nc_err("%s: larger than %d MiB: not a netcost snapshot", path,
+		       NC_SNAPSHOT_MAX_BYTES >> 20);
+		fclose(f);
+		return NC_EXIT_SNAPSHOT;
+	}
+	/* a pipe or device has no size: read one byte past the limit at most */
 	do {
 		if (len == cap) {
 			cap = cap ? cap * 2 : 65536;
+			if (cap > NC_SNAPSHOT_MAX_BYTES + 1)
+				cap = NC_SNAPSHOT_MAX_BYTES + 1;
 			buf = nc_xrealloc(buf, cap);
 		}
 		n = fread(buf + len, 1, cap - len, f);
 		len += n;
-	} while (n);
+	} while (n && len <= NC_SNAPSHOT_MAX_BYTES);
 	if (ferror(f)) {
 		nc_err("%s: %s", path, strerror(errno));
+		ret = NC_EXIT_SNAPSHOT;
+	} else if (len > NC_SNAPSHOT_MAX_BYTES) {
+		nc_err("%s: larger than %d MiB: not a netcost snapshot", path,
+		       NC_SNAPSHOT_MAX_BYTES >> 20);
 		ret = NC_EXIT_SNAPSHOT;
 	} else {
 		ret = nc_snapshot_load_buffer(m, buf, len, path);

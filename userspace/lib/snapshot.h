@@ -3,7 +3,7 @@
  * snapshot.h - the model as JSON: "netcost info -j", "dump -j", and the
  * snapshot files of "netcost save", "show", "diff" and "plot".
  *
- * A snapshot is {"schema": 1, "tool": "netcost", "meta": {...},
+ * A snapshot is {"schema": 2, "tool": "netcost", "meta": {...},
  * "info": {...}, "cpus": [...], "total": {...}}, where info, cpus and
  * total have exactly the shape "netcost dump -j" prints.
  */
@@ -15,18 +15,21 @@
 
 #include "model.h"
 
-#define NC_SNAPSHOT_SCHEMA	1
+/*
+ * The version of the JSON documents (Documentation/netcost-json.md); the
+ * loader reads every version up to it.  2: meta.probe_cost_cycles (was
+ * probe_cost), stage "role", info task_slots/task_slots_used.
+ */
+#define NC_SNAPSHOT_SCHEMA	2
+#define NC_SNAPSHOT_MAX_BYTES	(64 << 20)	/* ~40 kB a busy CPU: ~1600 CPUs */
 
-/* what the stage objects of nc_model_to_json() carry besides the raw data */
-enum nc_json_flags {
-	NC_JSON_DERIVED	= 1 << 0,	/* mean, percentiles, per packet */
-};
 
 json_t *nc_info_to_json(const struct nc_info *info);
 json_t *nc_config_to_json(const struct nc_config *cfg);
-json_t *nc_model_to_json(const struct nc_model *m, unsigned int flags);
+json_t *nc_model_to_json(const struct nc_model *m, bool all);
 json_t *nc_snapshot_to_json(const struct nc_model *m);
 int nc_snapshot_save(const struct nc_model *m, const char *path);
+bool nc_snapshot_file_is(const char *path);
 int nc_snapshot_load(struct nc_model *m, const char *path);
 int nc_snapshot_load_buffer(struct nc_model *m, const char *buf, size_t len,
 			    const char *name);

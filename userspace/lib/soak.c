@@ -16,6 +16,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "atomic.h"
 #include "soak.h"
 
 #define NSEC_PER_SEC	1000000000ull
@@ -382,20 +383,11 @@ static int mkdir_parents(const char *path)
 	return 0;
 }
 
-int soak_calib_save(const char *path, const struct soak_calib *c)
+/* soak_calib_write - the nc_write_fn of soak_calib_save() */
+static int soak_calib_write(FILE *f, void *arg)
 {
-	char tmp[PATH_MAX];
-	FILE *f;
-	int rc;
+	const struct soak_calib *c = arg;
 
-	rc = mkdir_parents(path);
-	if (rc)
-		return rc;
-	if (snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid()) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	f = fopen(tmp, "w");
-	if (!f)
-		return -errno;
 	fprintf(f, "# netcost soak calibration: idle loops/s of each CPU\n"
 		   "version %d\nkernel %s\ncpu_model %s\ntimestamp %lld\n"
 		   "seconds %.3f\nncpus %d\n",
@@ -403,16 +395,21 @@ int soak_calib_save(const char *path, const struct soak_calib *c)
 		(long long)c->timestamp, c->seconds, c->ncpus);
 	for (int i = 0; i < c->ncpus; i++)
 		fprintf(f, "cpu %d %.1f %.2f\n", c->cpu[i], c->rate[i], c->spread[i]);
-	if (fclose(f)) {
-		rc = -errno;
-		unlink(tmp);
+	return ferror(f) ? -1 : 0;
+}
+
+int soak_calib_save(const char *path, const struct soak_calib *c, char *err,
+		    size_t errlen)
+{
+	int rc;
+
+	rc = mkdir_parents(path);
+	if (rc) {
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
 		return rc;
 	}
-	if (rename(tmp, path)) {
-		rc = -errno;
-		unlink(tmp);
-		return rc;
-	}
+	if (nc_write_atomic(path, soak_calib_write, (void *)c, err, errlen))
+		return -EIO;
 	return 0;
 }
 

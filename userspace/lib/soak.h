@@ -120,10 +120,12 @@ int soak_calibrate(struct soak_calib *c, const int *cpus, int ncpus,
 int soak_calib_load(const char *path, struct soak_calib *c);
 
 /*
- * soak_calib_save - write @c to @path atomically, creating its directory.
+ * soak_calib_save - write @c to @path with nc_write_atomic(), creating its
+ * directory.  On failure the message (naming @path) is in @err.
  * Returns 0 or a negative errno.
  */
-int soak_calib_save(const char *path, const struct soak_calib *c);
+int soak_calib_save(const char *path, const struct soak_calib *c, char *err,
+		    size_t errlen);
 
 /*
  * soak_calib_stale - why @c should not be used on this system at @now

@@ -42,6 +42,9 @@ static const struct nc_pol nc_info_pol[NETCOST_A_MAX + 1] = {
 	POL(NETCOST_A_GENERATION, U32, true),
 	POL(NETCOST_A_CONFIG, NESTED, true),
 	POL(NETCOST_A_HOOK, NESTED, false),
+	POL(NETCOST_A_STAGE, NESTED, false),
+	POL(NETCOST_A_TASK_SLOTS, U32, false),
+	POL(NETCOST_A_TASK_SLOTS_USED, U32, false),
 };
 
 static const struct nc_pol nc_config_get_pol[NETCOST_A_MAX + 1] = {
@@ -80,6 +83,15 @@ static const struct nc_pol nc_stage_pol[NETCOST_STAGE_A_MAX + 1] = {
 	POL(NETCOST_STAGE_A_MIN_VAL, U64, true),
 	POL(NETCOST_STAGE_A_MAX_VAL, U64, true),
 	POL(NETCOST_STAGE_A_BUCKET, NESTED, false),
+	POL(NETCOST_STAGE_A_ROLE, U8, false),
+};
+
+/* INFO describes each stage without its figures (0.2.0) */
+static const struct nc_pol nc_info_stage_pol[NETCOST_STAGE_A_MAX + 1] = {
+	POL(NETCOST_STAGE_A_ID, U32, false),
+	POL(NETCOST_STAGE_A_NAME, NUL_STRING, true),
+	POL(NETCOST_STAGE_A_UNIT, U8, true),
+	POL(NETCOST_STAGE_A_ROLE, U8, false),
 };
 
 static const struct nc_pol nc_bucket_pol[NETCOST_BUCKET_A_MAX + 1] = {
@@ -225,6 +237,27 @@ static int nc_parse_hook(const struct nlattr *nest, struct nc_info *info)
 	return 0;
 }
 
+/* nc_parse_info_stage - one NETCOST_A_STAGE nest of INFO into info->stage[] */
+static int nc_parse_info_stage(const struct nlattr *nest, struct nc_info *info)
+{
+	const struct nlattr *tb[NETCOST_STAGE_A_MAX + 1];
+	struct nc_info_stage *is;
+
+	if (nc_parse_nested(nest, nc_info_stage_pol, NETCOST_STAGE_A_MAX, tb, "INFO stage"))
+		return -1;
+	if (!nc_name_ok(mnl_attr_get_str(tb[NETCOST_STAGE_A_NAME]))) {
+		nc_err("invalid kernel response: INFO stage name is not [a-z][a-z0-9_]*");
+		return -1;
+	}
+	if (info->nr_stages >= NC_MAX_STAGES)
+		return 0;	/* more than the model holds: the rest by default */
+	is = &info->stage[info->nr_stages++];
+	nc_copy_str(is->name, sizeof(is->name), tb[NETCOST_STAGE_A_NAME]);
+	is->unit = mnl_attr_get_u8(tb[NETCOST_STAGE_A_UNIT]);
+	is->role = tb[NETCOST_STAGE_A_ROLE] ? mnl_attr_get_u8(tb[NETCOST_STAGE_A_ROLE]) : -1;
+	return 0;
+}
+
 /*
  * nc_parse_info_msg - an INFO reply into @info.  The module's version is
  * checked before anything else, since a module of another release may
@@ -273,9 +306,17 @@ int nc_parse_info_msg(const struct nlmsghdr *nlh, struct nc_info *info)
 	}
 	if (nc_parse_config(tb[NETCOST_A_CONFIG], &info->config))
 		return NC_EXIT_ERROR;
+	if (tb[NETCOST_A_TASK_SLOTS] && tb[NETCOST_A_TASK_SLOTS_USED]) {
+		info->has_task_slots = true;
+		info->task_slots = mnl_attr_get_u32(tb[NETCOST_A_TASK_SLOTS]);
+		info->task_slots_used = mnl_attr_get_u32(tb[NETCOST_A_TASK_SLOTS_USED]);
+	}
 	mnl_attr_for_each(attr, nlh, sizeof(struct genlmsghdr)) {
 		if (mnl_attr_get_type(attr) == NETCOST_A_HOOK &&
 		    nc_parse_hook(attr, info))
+			return NC_EXIT_ERROR;
+		if (mnl_attr_get_type(attr) == NETCOST_A_STAGE &&
+		    nc_parse_info_stage(attr, info))
 			return NC_EXIT_ERROR;
 	}
 	return NC_EXIT_OK;
@@ -325,6 +366,13 @@ static int nc_parse_stage(const struct nlattr *nest, struct nc_model *m,
 			   mnl_attr_get_u8(tb[NETCOST_STAGE_A_UNIT]));
 	if (s < 0) {
 		nc_err("invalid kernel response: stage \"%s\" is one too many",
+		       mnl_attr_get_str(tb[NETCOST_STAGE_A_NAME]));
+		return -1;
+	}
+	if (tb[NETCOST_STAGE_A_ROLE] &&
+	    nc_model_set_role(m, (unsigned int)s, mnl_attr_get_u8(tb[NETCOST_STAGE_A_ROLE])) &&
+	    mnl_attr_get_u8(tb[NETCOST_STAGE_A_ROLE]) < NC_NR_ROLES) {
+		nc_err("invalid kernel response: stage \"%s\" changes its role",
 		       mnl_attr_get_str(tb[NETCOST_STAGE_A_NAME]));
 		return -1;
 	}
@@ -493,6 +541,7 @@ int nc_fetch(struct nc_nl *nl, struct nc_model *m)
 		ret = nc_fetch_info(nl, &m->info);
 		if (ret)
 			return ret;
+		nc_model_info_stages(m);
 		torn = torn || before.generation != m->info.generation;
 		if (!torn)
 			break;

@@ -4,15 +4,18 @@
  * subcommand ("netcost dump --cpu 0-3,8", "netcost config set cpus ...").
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "common.h"
 
 char nc_last_err[512];
 bool nc_err_quiet;
+const char *nc_cmd_name;
 
 /*
  * nc_verr - print "netcost: <message>" on stderr and keep the message, so
@@ -57,7 +60,8 @@ int nc_usage_err(const char *fmt, ...)
 	nc_verr("", fmt, ap);
 	va_end(ap);
 	if (!nc_err_quiet)
-		fprintf(stderr, "Try 'netcost help' for more information.\n");
+		fprintf(stderr, "Try 'netcost help%s%s' for more information.\n",
+			nc_cmd_name ? " " : "", nc_cmd_name ? nc_cmd_name : "");
 	return NC_EXIT_USAGE;
 }
 
@@ -180,4 +184,61 @@ void nc_format_cpulist(const bool *set, unsigned int nbits, char *buf, size_t le
 		else
 			off += snprintf(buf + off, len - off, "%s%u-%u", off ? "," : "", i, j - 1);
 	}
+}
+
+/*
+ * nc_output - nc_write_atomic() for netcost's commands: @target ("-" for
+ * stdout) written by @fn.  Returns 0, or NC_EXIT_ERROR after printing a
+ * message that names @target.
+ */
+int nc_output(const char *target, nc_write_fn fn, void *arg)
+{
+	char err[512];
+
+	if (nc_write_atomic(target, fn, arg, err, sizeof(err))) {
+		nc_err("%s", err);
+		return NC_EXIT_ERROR;
+	}
+	return NC_EXIT_OK;
+}
+
+/* nc_same_file - whether @a and @b name one existing file */
+bool nc_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/*
+ * nc_parse_seconds - option @opt's value @arg of subcommand @who as a
+ * positive (or, with @zero_ok, zero) number of seconds; shared with "run".
+ */
+int nc_parse_seconds(const char *who, const char *opt, const char *arg,
+		     bool zero_ok, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(arg, &end);
+	if (errno || end == arg || *end || !isfinite(*v) || *v < 0 ||
+	    (*v == 0 && !zero_ok) || *v > 1e7)
+		return nc_usage_err("%s: %s: '%s' is not a%s number of seconds",
+				    who, opt, arg, zero_ok ? " non-negative" : " positive");
+	return NC_EXIT_OK;
+}
+
+/*
+ * nc_report_value - a cycle, ns or packet figure in a few characters:
+ * whole above 100, one decimal above 10, two below.
+ */
+void nc_report_value(char *buf, size_t len, double v)
+{
+	if (v >= 100)
+		snprintf(buf, len, "%.0f", v);
+	else if (v >= 10)
+		snprintf(buf, len, "%.1f", v);
+	else
+		snprintf(buf, len, "%.2f", v);
 }

@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "uapi/netcost.h"
 #include "gen.h"
+#include "proto.h"
 #include "util.h"
 
 static void usage(FILE *f)
@@ -19,7 +21,9 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: netcost-gen send -H HOST [options]   send UDP to HOST\n"
 		"       netcost-gen sink [options]           receive and count\n"
-		"       netcost-gen MODE -h                  options of MODE\n");
+		"       netcost-gen MODE -h                  options of MODE\n"
+		"       netcost-gen --version\n"
+		"netcost-gen(1) has the rest.\n");
 }
 
 int main(int argc, char **argv)
@@ -35,6 +39,10 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(stdout);
 		return 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("netcost-gen %s (wire format \"NCG1\")\n", NETCOST_VERSION);
+		return fflush(stdout) || ferror(stdout) ? 1 : 0;
 	}
 	fprintf(stderr, "netcost-gen: unknown mode '%s'\n", argv[1]);
 	usage(stderr);

@@ -11,7 +11,7 @@
  * so that both the sender and the receiver line can be printed.
  *
  * With --gso each message of a sendmmsg() is a UDP GSO super-packet
- * (UDP_SEGMENT, as in udpgso_bench_tx) of up to GSO_MAX_SEGS datagrams,
+ * (UDP_SEGMENT, as in udpgso_bench_tx) of up to GEN_GSO_MAX_SEGS datagrams,
  * each with its own header: the wire carries the same datagrams, but
  * the sending stack is walked once per super-packet instead of once per
  * datagram.  The datagrams are cut apart by the NIC, by the software GSO
@@ -37,38 +37,14 @@
 #include "gen.h"
 #include "pace.h"
 #include "proto.h"
+#include "opts.h"
 #include "util.h"
 
+static struct gen_cfg cfg;
+
 #define MODE		"send"
-#define MAX_BATCH	1024	/* UIO_MAXIOV */
 #define FIN_EVERY_NS	(100 * 1000 * 1000ull)
 #define END_GRACE_NS	(10 * 1000 * 1000ull)	/* late packets still sent */
-#define GSO_MAX_SEGS	64	/* UDP_MAX_SEGMENTS of older kernels */
-#define GSO_MAX_BYTES	65000	/* payload bytes of one super-packet */
-
-static const char *cfg_host;
-static uint16_t cfg_port = 9000;
-static size_t cfg_size = 18;			/* payload bytes */
-static double cfg_seconds = 10;
-static bool cfg_seconds_set;
-static uint64_t cfg_count;			/* 0: no limit */
-static uint64_t cfg_rate;			/* pps over all flows; 0: max */
-static unsigned int cfg_flows = 1;
-static unsigned int cfg_flow_base;		/* id of the first flow */
-static unsigned int cfg_threads = 1;
-static unsigned int cfg_batch = 32;
-static int cfg_family = AF_UNSPEC;
-static bool cfg_dport_per_flow;
-static int cfg_cpu = -1;
-static int cfg_sockbuf;				/* 0: system default */
-static struct gen_sched cfg_sched = { .policy = -1 };
-static const char *cfg_sched_arg;
-static double cfg_report_wait = 2;		/* s */
-static uint64_t cfg_spin_ns;			/* busy-wait the last ns */
-static bool cfg_gso;
-static unsigned int cfg_segs = 1;		/* datagrams per message */
-static bool cfg_json;
-static bool cfg_quiet;
 
 /* One flow: a connected socket with its own source port. */
 struct flow_tx {
@@ -91,7 +67,7 @@ struct worker {
 	uint64_t limit;		/* slots over its flows; UINT64_MAX: none */
 	uint64_t end_ns;	/* when it sent its last packet */
 	int first_errno;
-	uint8_t *bufs;		/* cfg_batch payloads of cfg_size bytes */
+	uint8_t *bufs;		/* cfg.batch payloads of cfg.size bytes */
 	struct mmsghdr *msgs;
 	struct iovec *iov;
 	/* read by the progress loop while the thread runs */
@@ -105,159 +81,40 @@ static struct worker *workers;
 static pthread_barrier_t start_barrier;
 static uint64_t t_start, t_end;		/* ns; t_end UINT64_MAX: no limit */
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: netcost-gen send -H HOST [options]\n"
-		"  -H HOST           destination address (IPv4 or IPv6)\n"
-		"  -p PORT           destination port (default 9000)\n"
-		"  -m SIZE           UDP payload bytes, >= %d (default 18)\n"
-		"  -l SECONDS        run time (default 10; none with only -n)\n"
-		"  -n COUNT          stop after COUNT messages over all flows\n"
-		"  -r PPS            total rate, divided over flows (0: max, default)\n"
-		"  -b BATCH          sendmmsg batch size (default 32)\n"
-		"  --gso             each message a UDP GSO super-packet of up to %d datagrams\n"
-		"  -T THREADS        sending threads, flows spread over them (default 1)\n"
-		"  --flows N         N sockets / source ports (default 1)\n"
-		"  --flow-base ID    first flow id (default 0), for several senders to one sink\n"
-		"  --dport-per-flow  flow i goes to PORT + i\n"
-		"  -4 | -6           address family (default: from HOST)\n"
-		"  -C CPU            pin thread i to CPU + i\n"
-		"  -S BYTES          SO_SNDBUF\n"
-		"  --sched POLICY    fifo:PRIO, rr:PRIO, other, batch or idle\n"
-		"  --spin USEC       paced: sleep to USEC before each deadline, then spin\n"
-		"  --report-wait S   wait this long for the sink's report (default 2, 0: none)\n"
-		"  -j                JSON result on stdout, progress on stderr\n"
-		"  -q                no progress lines\n",
-		GEN_HDR_COMPACT, GSO_MAX_SEGS);
-}
-
 static void parse_opts(int argc, char **argv)
 {
-	enum { OPT_FLOWS = 256, OPT_DPORT, OPT_SCHED, OPT_REPORT_WAIT, OPT_SPIN,
-	       OPT_GSO, OPT_FLOW_BASE };
-	static const struct option lopts[] = {
-		{ "flows", required_argument, NULL, OPT_FLOWS },
-		{ "dport-per-flow", no_argument, NULL, OPT_DPORT },
-		{ "sched", required_argument, NULL, OPT_SCHED },
-		{ "report-wait", required_argument, NULL, OPT_REPORT_WAIT },
-		{ "spin", required_argument, NULL, OPT_SPIN },
-		{ "gso", no_argument, NULL, OPT_GSO },
-		{ "flow-base", required_argument, NULL, OPT_FLOW_BASE },
-		{ "help", no_argument, NULL, 'h' },
-		{ }
-	};
 	size_t max_size;
-	int c;
 
-	while ((c = getopt_long(argc, argv, "46b:C:H:hjl:m:n:p:qr:S:T:",
-				lopts, NULL)) != -1) {
-		switch (c) {
-		case '4':
-		case '6':
-			if (cfg_family != AF_UNSPEC)
-				gen_usage_error(MODE, "pass one of -4 or -6");
-			cfg_family = c == '4' ? AF_INET : AF_INET6;
-			break;
-		case 'b':
-			cfg_batch = gen_parse_u64(MODE, "-b", optarg, 1, MAX_BATCH);
-			break;
-		case 'C':
-			cfg_cpu = gen_parse_u64(MODE, "-C", optarg, 0, CPU_SETSIZE - 1);
-			break;
-		case 'H':
-			cfg_host = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		case 'j':
-			cfg_json = true;
-			break;
-		case 'l':
-			cfg_seconds = gen_parse_seconds(MODE, "-l", optarg);
-			cfg_seconds_set = true;
-			break;
-		case 'm':
-			cfg_size = gen_parse_u64(MODE, "-m", optarg, GEN_HDR_COMPACT, 65527);
-			break;
-		case 'n':
-			cfg_count = gen_parse_u64(MODE, "-n", optarg, 1, UINT64_MAX >> 1);
-			break;
-		case 'p':
-			cfg_port = gen_parse_u64(MODE, "-p", optarg, 1, 65535);
-			break;
-		case 'q':
-			cfg_quiet = true;
-			break;
-		case 'r':
-			cfg_rate = gen_parse_u64(MODE, "-r", optarg, 0, 1000000000);
-			break;
-		case 'S':
-			cfg_sockbuf = gen_parse_u64(MODE, "-S", optarg, 1024, INT32_MAX / 2);
-			break;
-		case 'T':
-			cfg_threads = gen_parse_u64(MODE, "-T", optarg, 1, 1024);
-			break;
-		case OPT_FLOWS:
-			cfg_flows = gen_parse_u64(MODE, "--flows", optarg, 1, GEN_MAX_FLOWS);
-			break;
-		case OPT_DPORT:
-			cfg_dport_per_flow = true;
-			break;
-		case OPT_SCHED:
-			gen_parse_sched(MODE, optarg, &cfg_sched);
-			cfg_sched_arg = optarg;
-			break;
-		case OPT_FLOW_BASE:
-			cfg_flow_base = gen_parse_u64(MODE, "--flow-base", optarg, 0,
-						      GEN_MAX_FLOWS - 1);
-			break;
-		case OPT_GSO:
-			cfg_gso = true;
-			break;
-		case OPT_SPIN:
-			cfg_spin_ns = gen_parse_u64(MODE, "--spin", optarg, 0, 1000000) * 1000;
-			break;
-		case OPT_REPORT_WAIT:
-			cfg_report_wait = strcmp(optarg, "0") ?
-				gen_parse_seconds(MODE, "--report-wait", optarg) : 0;
-			break;
-		default:
-			gen_usage_error(MODE, "bad option");
-		}
-	}
-	if (optind != argc)
-		gen_usage_error(MODE, "unexpected argument '%s'", argv[optind]);
-	if (!cfg_host)
+	gen_cfg_parse(&cfg, GEN_SEND, argc, argv);
+	if (!cfg.host)
 		gen_usage_error(MODE, "-H HOST is required");
-	if (cfg_family == AF_UNSPEC)
-		cfg_family = strchr(cfg_host, ':') ? AF_INET6 : AF_INET;
-	max_size = cfg_family == AF_INET6 ? 65527 : 65507;
-	if (cfg_size > max_size)
+	if (cfg.family == AF_UNSPEC)
+		cfg.family = strchr(cfg.host, ':') ? AF_INET6 : AF_INET;
+	max_size = cfg.family == AF_INET6 ? 65527 : 65507;
+	if (cfg.size > max_size)
 		gen_usage_error(MODE, "-m %zu: an IPv%c UDP payload is at most %zu bytes",
-				cfg_size, cfg_family == AF_INET6 ? '6' : '4', max_size);
-	if (cfg_threads > cfg_flows)
+				cfg.size, cfg.family == AF_INET6 ? '6' : '4', max_size);
+	if (cfg.threads > cfg.flows)
 		gen_usage_error(MODE, "-T %u: more threads than flows (--flows %u); each thread needs a flow",
-				cfg_threads, cfg_flows);
-	if (cfg_flow_base + cfg_flows > GEN_MAX_FLOWS)
+				cfg.threads, cfg.flows);
+	if (cfg.flow_base + cfg.flows > GEN_MAX_FLOWS)
 		gen_usage_error(MODE, "--flow-base %u + --flows %u: flow ids end at %d",
-				cfg_flow_base, cfg_flows, GEN_MAX_FLOWS - 1);
-	if (cfg_dport_per_flow && cfg_port + cfg_flows - 1 > 65535)
+				cfg.flow_base, cfg.flows, GEN_MAX_FLOWS - 1);
+	if (cfg.dport_per_flow && cfg.port + cfg.flows - 1 > 65535)
 		gen_usage_error(MODE, "--dport-per-flow: ports %u..%u do not fit",
-				cfg_port, cfg_port + cfg_flows - 1);
-	if (cfg_spin_ns && !cfg_rate)
+				cfg.port, cfg.port + cfg.flows - 1);
+	if (cfg.spin_ns && !cfg.rate)
 		gen_usage_error(MODE, "--spin paces packets: it needs -r PPS");
-	if (cfg_gso) {
-		cfg_segs = GSO_MAX_BYTES / cfg_size;
-		if (cfg_segs > GSO_MAX_SEGS)
-			cfg_segs = GSO_MAX_SEGS;
-		if (cfg_segs < 2)
+	if (cfg.gso) {
+		cfg.segs = GEN_GSO_MAX_BYTES / cfg.size;
+		if (cfg.segs > GEN_GSO_MAX_SEGS)
+			cfg.segs = GEN_GSO_MAX_SEGS;
+		if (cfg.segs < 2)
 			gen_usage_error(MODE, "--gso: -m %zu leaves no room for two datagrams in %d bytes",
-					cfg_size, GSO_MAX_BYTES);
+					cfg.size, GEN_GSO_MAX_BYTES);
 	}
-	if (cfg_count && !cfg_seconds_set)
-		cfg_seconds = 0;	/* -n alone: no time limit */
+	if (cfg.count && !cfg.seconds_set)
+		cfg.seconds = 0;	/* -n alone: no time limit */
 }
 
 /* open_flow - a socket connected to the destination, its own source port. */
@@ -266,24 +123,24 @@ static void open_flow(struct flow_tx *f, unsigned int id)
 	struct sockaddr_storage dst, src;
 	socklen_t alen, slen = sizeof(src);
 
-	f->id = cfg_flow_base + id;
-	f->dport = cfg_port + (cfg_dport_per_flow ? id : 0);
-	f->limit = cfg_count ? gen_split(cfg_count, cfg_flows, id) : UINT64_MAX;
-	alen = gen_resolve(cfg_host, f->dport, cfg_family, &dst);
+	f->id = cfg.flow_base + id;
+	f->dport = cfg.port + (cfg.dport_per_flow ? id : 0);
+	f->limit = cfg.count ? gen_split(cfg.count, cfg.flows, id) : UINT64_MAX;
+	alen = gen_resolve(cfg.host, f->dport, cfg.family, &dst);
 	f->fd = socket(dst.ss_family, SOCK_DGRAM, 0);
 	if (f->fd < 0)
 		error(1, errno, "socket");
-	if (cfg_sockbuf &&
-	    setsockopt(f->fd, SOL_SOCKET, SO_SNDBUF, &cfg_sockbuf, sizeof(int)))
-		error(1, errno, "SO_SNDBUF %d", cfg_sockbuf);
-	if (cfg_gso) {
-		int gso_size = cfg_size;
+	if (cfg.sockbuf &&
+	    setsockopt(f->fd, SOL_SOCKET, SO_SNDBUF, &cfg.sockbuf, sizeof(int)))
+		error(1, errno, "SO_SNDBUF %d", cfg.sockbuf);
+	if (cfg.gso) {
+		int gso_size = cfg.size;
 
 		if (setsockopt(f->fd, SOL_UDP, UDP_SEGMENT, &gso_size, sizeof(gso_size)))
 			error(1, errno, "--gso: UDP_SEGMENT (needs Linux 4.18)");
 	}
 	if (connect(f->fd, (struct sockaddr *)&dst, alen))
-		error(1, errno, "connect to %s port %u", cfg_host, f->dport);
+		error(1, errno, "connect to %s port %u", cfg.host, f->dport);
 	if (getsockname(f->fd, (struct sockaddr *)&src, &slen))
 		error(1, errno, "getsockname");
 	f->sport = gen_sockaddr_port((struct sockaddr *)&src);
@@ -299,27 +156,27 @@ static int sndbuf_size(void)
 }
 
 /*
- * send_flow - send @n datagrams (at most cfg_batch * cfg_segs) on flow @f
+ * send_flow - send @n datagrams (at most cfg.batch * cfg.segs) on flow @f
  * with one sendmmsg() each round.  Datagram j sits at bufs + j * size, so
- * message i (cfg_segs datagrams with --gso, else one) is one contiguous
+ * message i (cfg.segs datagrams with --gso, else one) is one contiguous
  * run.  A failed message costs its slots but not its sequence numbers,
  * so that the sink sees loss in the network only.
  */
 static void send_flow(struct worker *w, struct flow_tx *f, unsigned int n)
 {
 	while (n && !gen_stop) {
-		unsigned int i, nmsg = (n + cfg_segs - 1) / cfg_segs, done;
+		unsigned int i, nmsg = (n + cfg.segs - 1) / cfg.segs, done;
 		int ret;
 
 		for (i = 0; i < n; i++)
-			gen_data_encode(w->bufs + (size_t)i * cfg_size, cfg_size,
+			gen_data_encode(w->bufs + (size_t)i * cfg.size, cfg.size,
 					f->id, f->seq + i);
 		for (i = 0; i < nmsg; i++)
-			w->iov[i].iov_len = (i + 1 < nmsg ? cfg_segs : n - i * cfg_segs) *
-					    cfg_size;
+			w->iov[i].iov_len = (i + 1 < nmsg ? cfg.segs : n - i * cfg.segs) *
+					    cfg.size;
 		ret = sendmmsg(f->fd, w->msgs, nmsg, 0);
 		if (ret > 0) {
-			done = ret == (int)nmsg ? n : (unsigned int)ret * cfg_segs;
+			done = ret == (int)nmsg ? n : (unsigned int)ret * cfg.segs;
 			f->seq += done;
 			f->slots += done;
 			n -= done;
@@ -331,7 +188,7 @@ static void send_flow(struct worker *w, struct flow_tx *f, unsigned int n)
 		/* ECONNREFUSED (ICMP from an earlier one), ENOBUFS, ... */
 		if (!w->first_errno)
 			w->first_errno = errno;
-		done = n < cfg_segs ? n : cfg_segs;
+		done = n < cfg.segs ? n : cfg.segs;
 		f->errors += done;
 		f->slots += done;
 		n -= done;
@@ -367,20 +224,20 @@ static void run_paced(struct worker *w, const struct gen_pace *pace)
 		if (due <= k) {
 			uint64_t t = gen_pace_due(pace, k);
 
-			if (!cfg_spin_ns) {
+			if (!cfg.spin_ns) {
 				gen_sleep_until(t);
 				continue;
 			}
 			/* wake up early, then spin onto the deadline itself */
-			if (t - now > cfg_spin_ns)
-				gen_sleep_until(t - cfg_spin_ns);
+			if (t - now > cfg.spin_ns)
+				gen_sleep_until(t - cfg.spin_ns);
 			while (gen_now_ns() < t && !gen_stop)
 				gen_cpu_relax();
 			continue;
 		}
 		n = due - k;
-		if (n > (uint64_t)cfg_batch * cfg_segs * w->nflows)
-			n = (uint64_t)cfg_batch * cfg_segs * w->nflows;
+		if (n > (uint64_t)cfg.batch * cfg.segs * w->nflows)
+			n = (uint64_t)cfg.batch * cfg.segs * w->nflows;
 		/* slot k goes to flow k % nflows: count each flow's share */
 		for (unsigned int j = 0; j < w->nflows; j++)
 			cnt[j] = gen_split(n, w->nflows,
@@ -405,7 +262,7 @@ static void run_flat(struct worker *w)
 			continue;
 		if (t_end != UINT64_MAX && gen_now_ns() >= t_end)
 			break;
-		send_flow(w, f, left < cfg_batch * cfg_segs ? left : cfg_batch * cfg_segs);
+		send_flow(w, f, left < cfg.batch * cfg.segs ? left : cfg.batch * cfg.segs);
 		if (f->slots == f->limit)
 			active--;
 	}
@@ -417,16 +274,16 @@ static void *worker_main(void *arg)
 	struct gen_pace pace;
 
 	prctl(PR_SET_TIMERSLACK, 1UL);	/* ns: wake on the deadline */
-	if (cfg_cpu >= 0)
-		gen_pin_cpu(cfg_cpu + w->idx);
-	gen_apply_sched(&cfg_sched, cfg_sched_arg);
+	if (cfg.cpu >= 0)
+		gen_pin_cpu(cfg.cpu + w->idx);
+	gen_apply_sched(&cfg.sched, cfg.sched_arg);
 
 	pthread_barrier_wait(&start_barrier);	/* all set up */
 	pthread_barrier_wait(&start_barrier);	/* t_start is set */
 
-	if (cfg_rate) {
+	if (cfg.rate) {
 		/* this thread's share of the rate: num/den exactly */
-		gen_pace_init(&pace, t_start, cfg_rate * w->nflows, cfg_flows);
+		gen_pace_init(&pace, t_start, cfg.rate * w->nflows, cfg.flows);
 		run_paced(w, &pace);
 	} else {
 		run_flat(w);
@@ -440,22 +297,22 @@ static void setup_worker(struct worker *w, unsigned int idx)
 {
 	w->idx = idx;
 	w->nflows = 0;
-	w->flows = calloc(cfg_flows / cfg_threads + 1, sizeof(*w->flows));
-	w->bufs = calloc((size_t)cfg_batch * cfg_segs, cfg_size);
-	w->msgs = calloc(cfg_batch, sizeof(*w->msgs));
-	w->iov = calloc(cfg_batch, sizeof(*w->iov));
+	w->flows = calloc(cfg.flows / cfg.threads + 1, sizeof(*w->flows));
+	w->bufs = calloc((size_t)cfg.batch * cfg.segs, cfg.size);
+	w->msgs = calloc(cfg.batch, sizeof(*w->msgs));
+	w->iov = calloc(cfg.batch, sizeof(*w->iov));
 	if (!w->flows || !w->bufs || !w->msgs || !w->iov)
 		error(1, errno, "calloc");
 	w->limit = 0;
-	for (unsigned int f = idx; f < cfg_flows; f += cfg_threads) {
+	for (unsigned int f = idx; f < cfg.flows; f += cfg.threads) {
 		w->flows[w->nflows++] = &flows[f];
 		w->limit += flows[f].limit == UINT64_MAX ? 0 : flows[f].limit;
 	}
-	if (!cfg_count)
+	if (!cfg.count)
 		w->limit = UINT64_MAX;
-	for (unsigned int i = 0; i < cfg_batch; i++) {
-		w->iov[i].iov_base = w->bufs + (size_t)i * cfg_segs * cfg_size;
-		w->iov[i].iov_len = cfg_size;
+	for (unsigned int i = 0; i < cfg.batch; i++) {
+		w->iov[i].iov_base = w->bufs + (size_t)i * cfg.segs * cfg.size;
+		w->iov[i].iov_len = cfg.size;
 		w->msgs[i].msg_hdr.msg_iov = &w->iov[i];
 		w->msgs[i].msg_hdr.msg_iovlen = 1;
 	}
@@ -464,7 +321,7 @@ static void setup_worker(struct worker *w, unsigned int idx)
 static void totals(uint64_t *sent, uint64_t *errors)
 {
 	*sent = *errors = 0;
-	for (unsigned int t = 0; t < cfg_threads; t++) {
+	for (unsigned int t = 0; t < cfg.threads; t++) {
 		*sent += __atomic_load_n(&workers[t].sent, __ATOMIC_RELAXED);
 		*errors += __atomic_load_n(&workers[t].errors, __ATOMIC_RELAXED);
 	}
@@ -472,7 +329,7 @@ static void totals(uint64_t *sent, uint64_t *errors)
 
 static bool all_done(void)
 {
-	for (unsigned int t = 0; t < cfg_threads; t++)
+	for (unsigned int t = 0; t < cfg.threads; t++)
 		if (!__atomic_load_n(&workers[t].done, __ATOMIC_ACQUIRE))
 			return false;
 	return true;
@@ -492,13 +349,13 @@ static void progress_loop(FILE *out)
 			continue;
 		}
 		totals(&sent, &errors);
-		if (!cfg_quiet) {
+		if (!cfg.quiet) {
 			double dt = (now - last_t) / 1e9;
 			double pps = (sent - last_sent) / dt;
 
 			fprintf(out, "%8.2f s %12.0f pps %10.2f Mbit/s  errors %llu\n",
 				(now - t_start) / 1e9, pps,
-				pps * cfg_size * 8 / 1e6, (unsigned long long)errors);
+				pps * cfg.size * 8 / 1e6, (unsigned long long)errors);
 			fflush(out);
 		}
 		last_t = now;
@@ -517,17 +374,17 @@ static void progress_loop(FILE *out)
 static bool exchange_fin(const struct gen_fin *tmpl, struct gen_report *rep,
 			 const char **why)
 {
-	uint64_t deadline = gen_now_ns() + (uint64_t)(cfg_report_wait * 1e9);
+	uint64_t deadline = gen_now_ns() + (uint64_t)(cfg.report_wait * 1e9);
 	uint64_t next_fin = 0;
 	struct pollfd *pfd;
 	uint8_t buf[GEN_FIN_LEN > GEN_REPORT_LEN ? GEN_FIN_LEN : GEN_REPORT_LEN];
 	bool got = false;
 
 	*why = "no report within --report-wait";
-	pfd = calloc(cfg_flows, sizeof(*pfd));
+	pfd = calloc(cfg.flows, sizeof(*pfd));
 	if (!pfd)
 		error(1, errno, "calloc");
-	for (unsigned int i = 0; i < cfg_flows; i++) {
+	for (unsigned int i = 0; i < cfg.flows; i++) {
 		pfd[i].fd = flows[i].fd;
 		pfd[i].events = POLLIN;
 	}
@@ -538,7 +395,7 @@ static bool exchange_fin(const struct gen_fin *tmpl, struct gen_report *rep,
 		if (now >= deadline || (gen_stop && next_fin))
 			break;	/* interrupted: one round of FINs, no waiting */
 		if (now >= next_fin) {
-			for (unsigned int i = 0; i < cfg_flows; i++) {
+			for (unsigned int i = 0; i < cfg.flows; i++) {
 				struct gen_fin f = *tmpl;
 
 				f.flow_sent = flows[i].seq;
@@ -553,9 +410,9 @@ static bool exchange_fin(const struct gen_fin *tmpl, struct gen_report *rep,
 			next_fin = now + FIN_EVERY_NS;
 		}
 		timeout = ((next_fin < deadline ? next_fin : deadline) - now) / 1000000 + 1;
-		if (poll(pfd, cfg_flows, timeout) <= 0)
+		if (poll(pfd, cfg.flows, timeout) <= 0)
 			continue;
-		for (unsigned int i = 0; i < cfg_flows && !got; i++) {
+		for (unsigned int i = 0; i < cfg.flows && !got; i++) {
 			ssize_t len;
 
 			if (!pfd[i].revents)
@@ -585,15 +442,15 @@ static void print_text(FILE *out, uint64_t sent, uint64_t errors, double elapsed
 		     "Size    Size     Time         Okay        Errors   Rate         10^6bits/sec\n"
 		     "bytes   bytes    secs         #           #        pps\n\n");
 	fprintf(out, "%-7d %-8zu %-12.2f %-11llu %-8llu %-12.1f %.2f  (sent)\n",
-		sockbuf, cfg_size, elapsed, (unsigned long long)sent,
-		(unsigned long long)errors, pps, pps * cfg_size * 8 / 1e6);
+		sockbuf, cfg.size, elapsed, (unsigned long long)sent,
+		(unsigned long long)errors, pps, pps * cfg.size * 8 / 1e6);
 	if (got) {
 		double rel = rep->elapsed_ns / 1e9;
 		double rpps = rel > 0 ? rep->messages / rel : 0;
 
 		fprintf(out, "%-7u %-8s %-12.2f %-11llu %-8s %-12.1f %.2f  (received: loss %llu, reorder %llu, dup %llu)\n",
 			rep->sockbuf, "", rel, (unsigned long long)rep->messages,
-			"", rpps, rpps * cfg_size * 8 / 1e6,
+			"", rpps, rpps * cfg.size * 8 / 1e6,
 			(unsigned long long)rep->loss,
 			(unsigned long long)rep->reorder,
 			(unsigned long long)rep->dup);
@@ -620,19 +477,19 @@ static void print_json(uint64_t sent, uint64_t errors, double elapsed,
 	FILE *o = stdout;
 
 	fprintf(o, "{\"mode\":\"send\",\"dest\":\"%s\",\"port\":%u,\"family\":\"%s\",",
-		cfg_host, cfg_port, cfg_family == AF_INET6 ? "inet6" : "inet");
+		cfg.host, cfg.port, cfg.family == AF_INET6 ? "inet6" : "inet");
 	fprintf(o, "\"message_size\":%zu,\"flows\":%u,\"threads\":%u,\"batch\":%u,"
 		"\"gso_segments\":%u,\"rate_target\":%llu,\"socket_size\":%d,",
-		cfg_size, cfg_flows, cfg_threads, cfg_batch, cfg_gso ? cfg_segs : 0,
-		(unsigned long long)cfg_rate, sockbuf);
+		cfg.size, cfg.flows, cfg.threads, cfg.batch, cfg.gso ? cfg.segs : 0,
+		(unsigned long long)cfg.rate, sockbuf);
 	fprintf(o, "\"messages\":%llu,\"bytes\":%llu,\"errors\":%llu,\"elapsed_s\":",
-		(unsigned long long)sent, (unsigned long long)(sent * cfg_size),
+		(unsigned long long)sent, (unsigned long long)(sent * cfg.size),
 		(unsigned long long)errors);
 	gen_json_num(o, elapsed, 6);
 	fputs(",\"pps\":", o);
 	gen_json_num(o, pps, 1);
 	fputs(",\"mbit_s\":", o);
-	gen_json_num(o, pps * cfg_size * 8 / 1e6, 3);
+	gen_json_num(o, pps * cfg.size * 8 / 1e6, 3);
 	fputs(",\"cpu_s\":", o);
 	gen_json_num(o, cpu_s, 6);
 	fputs(",\"ns_per_packet\":", o);
@@ -662,7 +519,7 @@ static void print_json(uint64_t sent, uint64_t errors, double elapsed,
 			"\"receiver_missing\":\"%s\",", why);
 	}
 	fputs("\"per_flow\":[", o);
-	for (unsigned int i = 0; i < cfg_flows; i++)
+	for (unsigned int i = 0; i < cfg.flows; i++)
 		fprintf(o, "%s{\"flow\":%u,\"sport\":%u,\"dport\":%u,\"messages\":%llu,\"errors\":%llu}",
 			i ? "," : "", flows[i].id, flows[i].sport, flows[i].dport,
 			(unsigned long long)flows[i].seq,
@@ -680,37 +537,37 @@ int gen_send(int argc, char **argv)
 	int first_errno = 0, sockbuf;
 	uint64_t khz;
 	double elapsed, cpu_s;
-	bool got = false;
+	bool got = false, refused;
 
 	parse_opts(argc, argv);
-	out = cfg_json ? stderr : stdout;
+	out = cfg.json ? stderr : stdout;
 	gen_install_signals();
 
-	flows = calloc(cfg_flows, sizeof(*flows));
-	workers = calloc(cfg_threads, sizeof(*workers));
+	flows = calloc(cfg.flows, sizeof(*flows));
+	workers = calloc(cfg.threads, sizeof(*workers));
 	if (!flows || !workers)
 		error(1, errno, "calloc");
-	for (unsigned int i = 0; i < cfg_flows; i++)
+	for (unsigned int i = 0; i < cfg.flows; i++)
 		open_flow(&flows[i], i);
 	sockbuf = sndbuf_size();
-	for (unsigned int t = 0; t < cfg_threads; t++)
+	for (unsigned int t = 0; t < cfg.threads; t++)
 		setup_worker(&workers[t], t);
 	khz = gen_tsc_khz(&khz_src);
 
-	if (!cfg_quiet) {
+	if (!cfg.quiet) {
 		char rate[32] = "max rate";
 
-		if (cfg_rate)
-			snprintf(rate, sizeof(rate), "%llu pps", (unsigned long long)cfg_rate);
+		if (cfg.rate)
+			snprintf(rate, sizeof(rate), "%llu pps", (unsigned long long)cfg.rate);
 		fprintf(out, "netcost-gen send: %s port %u%s, %zu-byte messages, %u flow%s, %u thread%s, %s, batch %u%s\n",
-			cfg_host, cfg_port, cfg_dport_per_flow ? "+flow" : "",
-			cfg_size, cfg_flows, cfg_flows > 1 ? "s" : "", cfg_threads,
-			cfg_threads > 1 ? "s" : "", rate, cfg_batch,
-			cfg_gso ? " x GSO" : "");
+			cfg.host, cfg.port, cfg.dport_per_flow ? "+flow" : "",
+			cfg.size, cfg.flows, cfg.flows > 1 ? "s" : "", cfg.threads,
+			cfg.threads > 1 ? "s" : "", rate, cfg.batch,
+			cfg.gso ? " x GSO" : "");
 	}
 
-	pthread_barrier_init(&start_barrier, NULL, cfg_threads + 1);
-	for (unsigned int t = 0; t < cfg_threads; t++) {
+	pthread_barrier_init(&start_barrier, NULL, cfg.threads + 1);
+	for (unsigned int t = 0; t < cfg.threads; t++) {
 		int err = pthread_create(&workers[t].tid, NULL, worker_main, &workers[t]);
 
 		if (err)
@@ -719,11 +576,11 @@ int gen_send(int argc, char **argv)
 	pthread_barrier_wait(&start_barrier);
 	gen_cpu_ns(&cpu_u0, &cpu_s0);
 	t_start = gen_now_ns() + 1000000;	/* 1 ms to get going */
-	t_end = cfg_seconds > 0 ? t_start + (uint64_t)(cfg_seconds * 1e9) : UINT64_MAX;
+	t_end = cfg.seconds > 0 ? t_start + (uint64_t)(cfg.seconds * 1e9) : UINT64_MAX;
 	pthread_barrier_wait(&start_barrier);
 
 	progress_loop(out);
-	for (unsigned int t = 0; t < cfg_threads; t++) {
+	for (unsigned int t = 0; t < cfg.threads; t++) {
 		pthread_join(workers[t].tid, NULL);
 		if (workers[t].end_ns > t_last)
 			t_last = workers[t].end_ns;
@@ -736,37 +593,51 @@ int gen_send(int argc, char **argv)
 	cpu_s = (cpu_u1 - cpu_u0 + cpu_s1 - cpu_s0) / 1e9;
 
 	/* FINs are single datagrams bigger than a GSO segment */
-	for (unsigned int i = 0; cfg_gso && i < cfg_flows; i++) {
+	for (unsigned int i = 0; cfg.gso && i < cfg.flows; i++) {
 		int off = 0;
 
 		if (setsockopt(flows[i].fd, SOL_UDP, UDP_SEGMENT, &off, sizeof(off)))
 			error(1, errno, "clearing UDP_SEGMENT");
 	}
-	if (cfg_report_wait > 0) {
-		fin.nflows = cfg_flows == GEN_MAX_FLOWS ? 0 : cfg_flows;
+	if (cfg.report_wait > 0) {
+		fin.nflows = cfg.flows == GEN_MAX_FLOWS ? 0 : cfg.flows;
 		fin.messages = sent;
 		fin.errors = errors;
 		fin.elapsed_ns = t_last - t_start;
-		fin.msg_size = cfg_size;
+		fin.msg_size = cfg.size;
 		fin.sockbuf = sockbuf;
 		got = exchange_fin(&fin, &rep, &why);
 	}
 	if (gen_stop && !got)
 		why = "interrupted";
 
-	if (cfg_rate && !gen_stop && elapsed > 0 && sent < 0.99 * cfg_rate * elapsed)
+	/* refused: an ICMP port unreachable came back, nobody listens */
+	refused = first_errno == ECONNREFUSED ||
+		  (!got && !strcmp(why, "port unreachable: no sink"));
+	if (refused && !got) {
+		why = "no receiver (connection refused: nothing listens on that port)";
+		first_errno = ECONNREFUSED;
+	}
+	if (cfg.rate && !gen_stop && !refused && elapsed > 0 && sent < 0.99 * cfg.rate * elapsed)
 		fprintf(stderr, "netcost-gen send: warning: %.0f pps is %.1f%% short of -r %llu: this sender or path cannot carry it%s\n",
-			sent / elapsed, 100 - 100 * sent / elapsed / cfg_rate,
-			(unsigned long long)cfg_rate,
-			cfg_gso || cfg_threads > 1 ? "" : " (try -T, --flows, --gso)");
-	if (cfg_json)
+			sent / elapsed, 100 - 100 * sent / elapsed / cfg.rate,
+			(unsigned long long)cfg.rate,
+			cfg.gso || cfg.threads > 1 ? "" : " (try -T, --flows, --gso)");
+	if (cfg.json)
 		print_json(sent, errors, elapsed, sockbuf, cpu_s, khz, khz_src,
 			   &rep, got, why);
 	else
 		print_text(out, sent, errors, elapsed, sockbuf, cpu_s, khz,
 			   &rep, got, why, first_errno);
 
-	for (unsigned int i = 0; i < cfg_flows; i++)
+	for (unsigned int i = 0; i < cfg.flows; i++)
 		close(flows[i].fd);
+	/* nothing delivered: the run measured nothing, say so in the status */
+	if ((refused && !got) || (got && !rep.messages)) {
+		fprintf(stderr, "netcost-gen send: no receiver at %s port %u: %s\n", cfg.host,
+			cfg.port, got ? "the sink received no message" :
+			"connection refused, nothing was delivered");
+		return 1;
+	}
 	return 0;
 }

@@ -28,30 +28,14 @@
 #include "flow.h"
 #include "gen.h"
 #include "proto.h"
+#include "opts.h"
 #include "util.h"
 
+static struct gen_cfg cfg;
+
 #define MODE		"sink"
-#define MAX_BATCH	1024
 #define BUF_SIZE	65536		/* per message: any UDP payload */
 #define TICK_MS		100		/* longest block in recvmmsg/poll */
-
-static const char *cfg_host;		/* bind address; NULL: any */
-static uint16_t cfg_port = 9000;	/* 0: any free port (one socket) */
-static unsigned int cfg_flows = 1;	/* sockets with --dport-per-flow */
-static unsigned int cfg_expect_flows;	/* FINs to wait for; 0: the sender's */
-static bool cfg_dport_per_flow;
-static double cfg_seconds;		/* 0: until FIN or SIGINT */
-static double cfg_idle_timeout;		/* 0: never */
-static unsigned int cfg_batch = 32;
-static int cfg_family = AF_UNSPEC;
-static uint64_t cfg_work_ns, cfg_work_cycles;
-static const char *cfg_ready_file;
-static int cfg_cpu = -1;
-static int cfg_sockbuf;
-static struct gen_sched cfg_sched = { .policy = -1 };
-static const char *cfg_sched_arg;
-static bool cfg_json;
-static bool cfg_quiet;
 
 /* What the sink has counted so far. */
 struct sink_state {
@@ -84,164 +68,68 @@ static struct mmsghdr *msgs;
 static struct iovec *iov;
 static struct sockaddr_storage *from;
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: netcost-gen sink [options]\n"
-		"  -p PORT           listen port (default 9000; 0: a free one)\n"
-		"  -H ADDR           bind address (default: any)\n"
-		"  -4 | -6           address family (default: from ADDR, else IPv4)\n"
-		"  -l SECONDS        stop after this long (default: when the sender is done)\n"
-		"  --idle-timeout S  stop S seconds after the last packet\n"
-		"  -b BATCH          recvmmsg batch size (default 32)\n"
-		"  --flows N         with --dport-per-flow: listen on PORT..PORT+N-1\n"
-		"  --dport-per-flow  one socket per flow port\n"
-		"  --expect-flows N  stop after FINs of N flows (several senders; default: the sender's count)\n"
-		"  --work AMOUNT     busy work per packet: N[ns|us|ms] or Ncyc\n"
-		"  --ready-file PATH write the port to PATH once bound\n"
-		"  --sched POLICY    fifo:PRIO, rr:PRIO, other, batch or idle\n"
-		"                    (the report's monitor ran at top PR -66: fifo:65)\n"
-		"  -C CPU            pin to CPU\n"
-		"  -S BYTES          SO_RCVBUF\n"
-		"  -j                JSON result on stdout, progress on stderr\n"
-		"  -q                no progress lines\n");
-}
-
 static void parse_opts(int argc, char **argv)
 {
-	enum { OPT_FLOWS = 256, OPT_DPORT, OPT_SCHED, OPT_IDLE, OPT_WORK,
-	       OPT_READY, OPT_EXPECT };
-	static const struct option lopts[] = {
-		{ "flows", required_argument, NULL, OPT_FLOWS },
-		{ "dport-per-flow", no_argument, NULL, OPT_DPORT },
-		{ "sched", required_argument, NULL, OPT_SCHED },
-		{ "idle-timeout", required_argument, NULL, OPT_IDLE },
-		{ "work", required_argument, NULL, OPT_WORK },
-		{ "ready-file", required_argument, NULL, OPT_READY },
-		{ "expect-flows", required_argument, NULL, OPT_EXPECT },
-		{ "help", no_argument, NULL, 'h' },
-		{ }
-	};
-	int c;
-
-	while ((c = getopt_long(argc, argv, "46b:C:H:hjl:p:qS:", lopts,
-				NULL)) != -1) {
-		switch (c) {
-		case '4':
-		case '6':
-			if (cfg_family != AF_UNSPEC)
-				gen_usage_error(MODE, "pass one of -4 or -6");
-			cfg_family = c == '4' ? AF_INET : AF_INET6;
-			break;
-		case 'b':
-			cfg_batch = gen_parse_u64(MODE, "-b", optarg, 1, MAX_BATCH);
-			break;
-		case 'C':
-			cfg_cpu = gen_parse_u64(MODE, "-C", optarg, 0, CPU_SETSIZE - 1);
-			break;
-		case 'H':
-			cfg_host = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		case 'j':
-			cfg_json = true;
-			break;
-		case 'l':
-			cfg_seconds = gen_parse_seconds(MODE, "-l", optarg);
-			break;
-		case 'p':
-			cfg_port = gen_parse_u64(MODE, "-p", optarg, 0, 65535);
-			break;
-		case 'q':
-			cfg_quiet = true;
-			break;
-		case 'S':
-			cfg_sockbuf = gen_parse_u64(MODE, "-S", optarg, 1024, INT32_MAX / 2);
-			break;
-		case OPT_FLOWS:
-			cfg_flows = gen_parse_u64(MODE, "--flows", optarg, 1, GEN_MAX_FLOWS);
-			break;
-		case OPT_DPORT:
-			cfg_dport_per_flow = true;
-			break;
-		case OPT_SCHED:
-			gen_parse_sched(MODE, optarg, &cfg_sched);
-			cfg_sched_arg = optarg;
-			break;
-		case OPT_IDLE:
-			cfg_idle_timeout = gen_parse_seconds(MODE, "--idle-timeout", optarg);
-			break;
-		case OPT_WORK:
-			gen_parse_work(MODE, optarg, &cfg_work_ns, &cfg_work_cycles);
-			break;
-		case OPT_EXPECT:
-			cfg_expect_flows = gen_parse_u64(MODE, "--expect-flows", optarg, 1,
-							 GEN_MAX_FLOWS);
-			break;
-		case OPT_READY:
-			cfg_ready_file = optarg;
-			break;
-		default:
-			gen_usage_error(MODE, "bad option");
-		}
-	}
-	if (optind != argc)
-		gen_usage_error(MODE, "unexpected argument '%s'", argv[optind]);
-	if (cfg_dport_per_flow) {
-		if (!cfg_port)
+	gen_cfg_parse(&cfg, GEN_SINK, argc, argv);
+	if (cfg.dport_per_flow) {
+		if (!cfg.port)
 			gen_usage_error(MODE, "--dport-per-flow needs a fixed -p PORT");
-		if (cfg_port + cfg_flows - 1 > 65535)
+		if (cfg.port + cfg.flows - 1 > 65535)
 			gen_usage_error(MODE, "--dport-per-flow: ports %u..%u do not fit",
-					cfg_port, cfg_port + cfg_flows - 1);
-		if (cfg_flows > 4096)
+					cfg.port, cfg.port + cfg.flows - 1);
+		if (cfg.flows > 4096)
 			gen_usage_error(MODE, "--dport-per-flow: at most 4096 sockets");
-	} else if (cfg_flows > 1) {
+	} else if (cfg.flows > 1) {
 		/* flows are told apart by the header; one port is enough */
-		cfg_flows = 1;
+		cfg.flows = 1;
 	}
-	if (cfg_family == AF_UNSPEC && cfg_host && strchr(cfg_host, ':'))
-		cfg_family = AF_INET6;
+	if (cfg.family == AF_UNSPEC && cfg.host && strchr(cfg.host, ':'))
+		cfg.family = AF_INET6;
 }
 
 /* open_sockets - bind one socket per listening port. */
 static void open_sockets(void)
 {
 	struct sockaddr_storage ss;
-	int one = 1;
 
-	nfds = cfg_dport_per_flow ? cfg_flows : 1;
+	nfds = cfg.dport_per_flow ? cfg.flows : 1;
 	fds = calloc(nfds, sizeof(*fds));
 	if (!fds)
 		error(1, errno, "calloc");
 	for (unsigned int i = 0; i < nfds; i++) {
-		uint16_t port = cfg_port ? cfg_port + i : 0;
-		socklen_t alen = gen_resolve(cfg_host, port, cfg_family, &ss);
+		uint16_t port = cfg.port ? cfg.port + i : 0;
+		socklen_t alen = gen_resolve(cfg.host, port, cfg.family, &ss);
 		struct timeval tv = { .tv_usec = TICK_MS * 1000 };
 
 		fds[i] = socket(ss.ss_family, SOCK_DGRAM, 0);
 		if (fds[i] < 0)
 			error(1, errno, "socket");
-		setsockopt(fds[i], SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (cfg_sockbuf && setsockopt(fds[i], SOL_SOCKET, SO_RCVBUF,
-					      &cfg_sockbuf, sizeof(int)))
-			error(1, errno, "SO_RCVBUF %d", cfg_sockbuf);
+		/*
+		 * No SO_REUSEADDR: for UDP it would let a second sink bind the
+		 * busy port and silently take the traffic from the first.
+		 */
+		if (cfg.sockbuf && setsockopt(fds[i], SOL_SOCKET, SO_RCVBUF,
+					      &cfg.sockbuf, sizeof(int)))
+			error(1, errno, "SO_RCVBUF %d", cfg.sockbuf);
 		/* a blocking recvmmsg() wakes up each tick to look at the clock */
 		if (setsockopt(fds[i], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)))
 			error(1, errno, "SO_RCVTIMEO");
-		if (bind(fds[i], (struct sockaddr *)&ss, alen))
+		if (bind(fds[i], (struct sockaddr *)&ss, alen)) {
+			if (errno == EADDRINUSE)
+				error(1, 0, "port %u in use on %s (another sink, or another program, listens there); choose another with -p",
+				      port, cfg.host ? cfg.host : "any address");
 			error(1, errno, "bind to %s port %u",
-			      cfg_host ? cfg_host : "any", port);
+			      cfg.host ? cfg.host : "any", port);
+		}
 		if (!port) {
 			socklen_t len = sizeof(ss);
 
 			if (getsockname(fds[i], (struct sockaddr *)&ss, &len))
 				error(1, errno, "getsockname");
-			cfg_port = gen_sockaddr_port((struct sockaddr *)&ss);
+			cfg.port = gen_sockaddr_port((struct sockaddr *)&ss);
 		}
 		if (!i)
-			cfg_family = ss.ss_family;
+			cfg.family = ss.ss_family;
 	}
 }
 
@@ -256,13 +144,13 @@ static int rcvbuf_size(void)
 
 static void setup_buffers(void)
 {
-	bufs = malloc((size_t)cfg_batch * BUF_SIZE);
-	msgs = calloc(cfg_batch, sizeof(*msgs));
-	iov = calloc(cfg_batch, sizeof(*iov));
-	from = calloc(cfg_batch, sizeof(*from));
+	bufs = malloc((size_t)cfg.batch * BUF_SIZE);
+	msgs = calloc(cfg.batch, sizeof(*msgs));
+	iov = calloc(cfg.batch, sizeof(*iov));
+	from = calloc(cfg.batch, sizeof(*from));
 	if (!bufs || !msgs || !iov || !from)
 		error(1, errno, "alloc");
-	for (unsigned int i = 0; i < cfg_batch; i++) {
+	for (unsigned int i = 0; i < cfg.batch; i++) {
 		iov[i].iov_base = bufs + (size_t)i * BUF_SIZE;
 		iov[i].iov_len = BUF_SIZE;
 		msgs[i].msg_hdr.msg_iov = &iov[i];
@@ -335,7 +223,7 @@ static void handle(unsigned int sock, const uint8_t *buf, size_t len,
 		st.fin = fin;
 		if (fin.elapsed_ns > st.fin_elapsed_ns)
 			st.fin_elapsed_ns = fin.elapsed_ns;
-		st.fin_flows = cfg_expect_flows ? cfg_expect_flows :
+		st.fin_flows = cfg.expect_flows ? cfg.expect_flows :
 			       fin.nflows ? fin.nflows : GEN_MAX_FLOWS;
 		break;
 	case GEN_REPORT:
@@ -348,9 +236,9 @@ static int receive(unsigned int i, int flags)
 {
 	int n;
 
-	for (unsigned int m = 0; m < cfg_batch; m++)
+	for (unsigned int m = 0; m < cfg.batch; m++)
 		msgs[m].msg_hdr.msg_namelen = sizeof(from[m]);
-	n = recvmmsg(fds[i], msgs, cfg_batch, flags, NULL);
+	n = recvmmsg(fds[i], msgs, cfg.batch, flags, NULL);
 	if (n < 0) {
 		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ||
 		    errno == ECONNREFUSED)
@@ -504,8 +392,8 @@ static void print_json(const struct result *r)
 
 	fprintf(o, "{\"mode\":\"sink\",\"port\":%u,\"family\":\"%s\",\"sockets\":%u,"
 		"\"batch\":%u,\"socket_size\":%d,\"message_size\":%zu,\"stop\":\"%s\",",
-		cfg_port, cfg_family == AF_INET6 ? "inet6" : "inet", nfds,
-		cfg_batch, r->sockbuf, r->msg_size, r->stop);
+		cfg.port, cfg.family == AF_INET6 ? "inet6" : "inet", nfds,
+		cfg.batch, r->sockbuf, r->msg_size, r->stop);
 	fprintf(o, "\"messages\":%llu,\"bytes\":%llu,\"errors\":%llu,\"elapsed_s\":",
 		(unsigned long long)st.messages, (unsigned long long)st.bytes,
 		(unsigned long long)st.foreign);
@@ -606,7 +494,7 @@ int gen_sink(int argc, char **argv)
 	FILE *out;
 
 	parse_opts(argc, argv);
-	out = cfg_json ? stderr : stdout;
+	out = cfg.json ? stderr : stdout;
 	gen_install_signals();
 
 	open_sockets();
@@ -619,25 +507,25 @@ int gen_sink(int argc, char **argv)
 		pfd[i].fd = fds[i];
 		pfd[i].events = POLLIN;
 	}
-	if (cfg_cpu >= 0)
-		gen_pin_cpu(cfg_cpu);
-	gen_apply_sched(&cfg_sched, cfg_sched_arg);
+	if (cfg.cpu >= 0)
+		gen_pin_cpu(cfg.cpu);
+	gen_apply_sched(&cfg.sched, cfg.sched_arg);
 	r.khz = gen_tsc_khz(&r.khz_src);
-	st.work_cycles = cfg_work_cycles ? cfg_work_cycles :
-			 cfg_work_ns * r.khz / 1000000;
+	st.work_cycles = cfg.work_cycles ? cfg.work_cycles :
+			 cfg.work_ns * r.khz / 1000000;
 	r.sockbuf = rcvbuf_size();
 
-	if (cfg_ready_file) {
+	if (cfg.ready_file) {
 		char text[16];
 
-		snprintf(text, sizeof(text), "%u\n", cfg_port);
-		gen_write_file(cfg_ready_file, text);
+		snprintf(text, sizeof(text), "%u\n", cfg.port);
+		gen_write_file(cfg.ready_file, text);
 	}
-	if (!cfg_quiet)
+	if (!cfg.quiet)
 		fprintf(out, "netcost-gen sink: port %u%s (%s, %u socket%s), batch %u, work %llu cycles\n",
-			cfg_port, nfds > 1 ? "+" : "",
-			cfg_family == AF_INET6 ? "IPv6" : "IPv4", nfds,
-			nfds > 1 ? "s" : "", cfg_batch,
+			cfg.port, nfds > 1 ? "+" : "",
+			cfg.family == AF_INET6 ? "IPv6" : "IPv4", nfds,
+			nfds > 1 ? "s" : "", cfg.batch,
 			(unsigned long long)st.work_cycles);
 
 	t0 = last_tick = gen_now_ns();
@@ -647,18 +535,18 @@ int gen_sink(int argc, char **argv)
 
 	while (!gen_stop) {
 		now = gen_now_ns();
-		if (cfg_seconds && now - t0 >= cfg_seconds * 1e9) {
+		if (cfg.seconds && now - t0 >= cfg.seconds * 1e9) {
 			r.stop = "duration";
 			break;
 		}
-		if (cfg_idle_timeout && st.t_last &&
-		    now - st.t_last >= cfg_idle_timeout * 1e9) {
+		if (cfg.idle_timeout && st.t_last &&
+		    now - st.t_last >= cfg.idle_timeout * 1e9) {
 			r.stop = "idle";
 			break;
 		}
 		if (now >= next_tick) {
 			gen_cpu_ns(&cu1, &cs1);
-			if (!cfg_quiet)
+			if (!cfg.quiet)
 				progress(out, t0, now, now - last_tick,
 					 st.messages - last_msgs,
 					 st.bytes - last_bytes,
@@ -707,7 +595,7 @@ int gen_sink(int argc, char **argv)
 	if (all_fins())
 		answer(&r);
 
-	if (cfg_json)
+	if (cfg.json)
 		print_json(&r);
 	else
 		print_text(out, &r);

@@ -20,6 +20,7 @@
 #include <x86intrin.h>
 #endif
 
+#include "atomic.h"
 #include "util.h"
 
 volatile sig_atomic_t gen_stop;
@@ -302,20 +303,10 @@ void gen_json_num(FILE *f, double v, int prec)
 
 void gen_write_file(const char *path, const char *text)
 {
-	char tmp[4096];
-	FILE *f;
+	char err[512];
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, getpid()) >=
-	    (int)sizeof(tmp))
-		error(1, 0, "%s: path too long", path);
-	f = fopen(tmp, "w");
-	if (!f)
-		error(1, errno, "%s", tmp);
-	fputs(text, f);
-	if (fclose(f))
-		error(1, errno, "%s", tmp);
-	if (rename(tmp, path))
-		error(1, errno, "rename %s to %s", tmp, path);
+	if (nc_write_atomic_text(path, text, err, sizeof(err)))
+		error(1, 0, "%s", err);
 }
 
 /* snmp_value - column @key of the @prefix lines (names, then values) of @path */

@@ -27,8 +27,6 @@ int cmd_run(int argc, char **argv);	/* run.c */
 void nc_print_config(json_t *cfg, const char *indent);		/* config.c */
 void nc_groups_str(json_t *groups, char *buf, size_t len);	/* config.c */
 
-int nc_parse_seconds(const char *who, const char *opt, const char *arg,
-		     bool zero_ok, double *v);				/* soak.c */
 struct soak_calib;
 struct soak_result;
 int nc_soak_calib_path(const char *who, const char *file, char *buf,

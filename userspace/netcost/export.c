@@ -1,21 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * export.c - "netcost export --prometheus [FILE] [--snapshot SNAP]": the
- * statistics in the Prometheus text format, for node_exporter's textfile
- * collector.  Per CPU and stage a histogram in cycles and one in seconds
- * (packets for napi_poll_work), with the same power-of-two "le" bounds in
- * every series so that they aggregate; each counter as
- * netcost_<counter>_total{cpu}.  A FILE is replaced atomically.
+ * export.c - "netcost export --prometheus [--per-cpu] [--snapshot FILE]
+ * [-o FILE]": the statistics in the Prometheus text format, for
+ * node_exporter's textfile collector.  By default the aggregate over all
+ * CPUs, in one unit: per stage a histogram in cycles (napi_poll_work in
+ * packets) with the same power-of-two "le" bounds in every series, each
+ * counter as netcost_<counter>_total; --per-cpu adds the same per CPU as
+ * netcost_cpu_*{cpu}.  Seconds are cycles / netcost_tsc_hertz.  The output
+ * (-o, default stdout) is written with nc_write_atomic().
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "hist.h"
-#include "report.h"
+#include "metrics.h"
 #include "snapshot.h"
 #include "stats.h"
 #include "cmds.h"
@@ -34,13 +34,27 @@ static void nc_prom_label(FILE *f, const char *s)
 }
 
 /*
+ * nc_prom_series - 'METRIC_SUFFIX{[cpu="N",]stage="S"' (escaped), left
+ * open for more labels; @cpu < 0: the aggregate over CPUs, no cpu label
+ */
+static void nc_prom_series(FILE *f, const char *metric, const char *suffix,
+			   long cpu, const char *stage)
+{
+	fprintf(f, "%s%s{", metric, suffix);
+	if (cpu >= 0)
+		fprintf(f, "cpu=\"%ld\",", cpu);
+	fputs("stage=\"", f);
+	nc_prom_label(f, stage);
+	fputc('"', f);
+}
+
+/*
  * nc_prom_hist - one histogram series: cumulative buckets at 2^k - 1 for
  * k = SUB_BITS .. MAX_BITS (the group edges, so the counts are exact),
- * then +Inf, _sum and _count.  @scale turns cycles into the metric's unit
- * (1 for cycles and packets, 1/Hz for seconds).
+ * then +Inf, _sum and _count, in the stage's unit (cycles or packets).
  */
-static void nc_prom_hist(FILE *f, const char *metric, uint32_t cpu, const char *stage,
-			 const struct nc_hist *h, double scale)
+static void nc_prom_hist(FILE *f, const char *metric, long cpu, const char *stage,
+			 const struct nc_hist *h)
 {
 	uint64_t acc = 0;
 	unsigned int i = 0, k;
@@ -50,52 +64,89 @@ static void nc_prom_hist(FILE *f, const char *metric, uint32_t cpu, const char *
 
 		for (; i < NETCOST_HIST_OVERFLOW && netcost_hist_hi(i) <= le; i++)
 			acc += h->buckets[i];
-		fprintf(f, "%s_bucket{cpu=\"%u\",stage=\"%s\",le=\"", metric, cpu, stage);
-		if (scale == 1)
-			fprintf(f, "%llu", (unsigned long long)le);
-		else
-			fprintf(f, "%.9g", (double)(le + 1) * scale);
-		fprintf(f, "\"} %llu\n", (unsigned long long)acc);
+		nc_prom_series(f, metric, "_bucket", cpu, stage);
+		fprintf(f, ",le=\"%llu\"} %llu\n", (unsigned long long)le,
+			(unsigned long long)acc);
 	}
 	acc = nc_hist_bucket_total(h);
-	fprintf(f, "%s_bucket{cpu=\"%u\",stage=\"%s\",le=\"+Inf\"} %llu\n", metric, cpu, stage,
-		(unsigned long long)acc);
-	if (scale == 1)
-		fprintf(f, "%s_sum{cpu=\"%u\",stage=\"%s\"} %llu\n", metric, cpu, stage,
-			(unsigned long long)h->sum);
-	else
-		fprintf(f, "%s_sum{cpu=\"%u\",stage=\"%s\"} %.9g\n", metric, cpu, stage,
-			(double)h->sum * scale);
-	fprintf(f, "%s_count{cpu=\"%u\",stage=\"%s\"} %llu\n", metric, cpu, stage,
-		(unsigned long long)acc);
+	nc_prom_series(f, metric, "_bucket", cpu, stage);
+	fprintf(f, ",le=\"+Inf\"} %llu\n", (unsigned long long)acc);
+	nc_prom_series(f, metric, "_sum", cpu, stage);
+	fprintf(f, "} %llu\n", (unsigned long long)h->sum);
+	nc_prom_series(f, metric, "_count", cpu, stage);
+	fprintf(f, "} %llu\n", (unsigned long long)acc);
 }
 
-/* nc_prom_family - every CPU's series of the stages in @unit, as @metric */
+/*
+ * nc_prom_family - the histograms of the stages in @unit as @metric: of
+ * the total over CPUs, or (@per_cpu) of every CPU with a cpu label
+ */
 static void nc_prom_family(FILE *f, const struct nc_model *m, const char *metric,
-			   uint8_t unit, double scale, const char *help)
+			   uint8_t unit, bool per_cpu, const char *help)
 {
 	unsigned int i, s;
 	bool head = false;
 
-	for (i = 0; i < m->nr_cpus; i++) {
+	for (i = 0; i < (per_cpu ? m->nr_cpus : 1); i++) {
+		const struct nc_cpu *c = per_cpu ? &m->cpus[i] : &m->total;
+
 		for (s = 0; s < m->nr_stages; s++) {
-			if (!m->cpus[i].stage[s] || m->stage[s].unit != unit)
+			if (!c->stage[s] || m->stage[s].unit != unit)
 				continue;
 			if (!head) {
 				fprintf(f, "# HELP %s %s\n# TYPE %s histogram\n", metric, help, metric);
 				head = true;
 			}
-			nc_prom_hist(f, metric, m->cpus[i].cpu, m->stage[s].name,
-				     m->cpus[i].stage[s], scale);
+			nc_prom_hist(f, metric, per_cpu ? (long)c->cpu : -1, m->stage[s].name,
+				     c->stage[s]);
 		}
 	}
 }
 
-/* nc_prom_write - the whole exposition of @m on @f */
-static void nc_prom_write(FILE *f, const struct nc_model *m)
+/* nc_prom_counters - each counter as PREFIX<name>_total, summed or per CPU */
+static void nc_prom_counters(FILE *f, const struct nc_model *m, bool per_cpu)
+{
+	const char *prefix = per_cpu ? "netcost_cpu_" : "netcost_";
+	unsigned int i, c;
+
+	for (c = 0; c < m->nr_counters; c++) {
+		bool head = false;
+
+		for (i = 0; i < (per_cpu ? m->nr_cpus : 1); i++) {
+			const struct nc_cpu *cpu = per_cpu ? &m->cpus[i] : &m->total;
+
+			if (!cpu->has_counter[c])
+				continue;
+			if (!head) {
+				fprintf(f, "# HELP %s%s_total netcost counter %s%s.\n"
+					"# TYPE %s%s_total counter\n", prefix, m->counter[c],
+					m->counter[c], per_cpu ? ", per CPU" : ", all CPUs",
+					prefix, m->counter[c]);
+				head = true;
+			}
+			if (per_cpu)
+				fprintf(f, "%s%s_total{cpu=\"%u\"} %llu\n", prefix, m->counter[c],
+					cpu->cpu, (unsigned long long)cpu->counter[c]);
+			else
+				fprintf(f, "%s%s_total %llu\n", prefix, m->counter[c],
+					(unsigned long long)cpu->counter[c]);
+		}
+	}
+}
+
+struct nc_prom_args {
+	const struct nc_model *m;
+	bool per_cpu;
+};
+
+/*
+ * nc_prom_write - the whole exposition: info, interval and TSC rate, then
+ * the all-CPU histograms (cycles; napi_poll_work in packets) and counters,
+ * and with --per-cpu the same per CPU as netcost_cpu_*.
+ */
+static void nc_prom_write(FILE *f, const struct nc_model *m, bool per_cpu)
 {
 	const struct nc_info *info = &m->info;
-	unsigned int i, c;
 
 	fprintf(f, "# HELP netcost_info The netcost module and the kernel it measures.\n"
 		"# TYPE netcost_info gauge\nnetcost_info{version=\"");
@@ -105,95 +156,62 @@ static void nc_prom_write(FILE *f, const struct nc_model *m)
 	fprintf(f, "\",preempt=\"%s\"} 1\n", nc_preempt_model(info->preempt_rt, info->threadirqs));
 	fprintf(f, "# HELP netcost_interval_seconds Time the statistics cover (since the last reset).\n"
 		"# TYPE netcost_interval_seconds gauge\nnetcost_interval_seconds %.9g\n",
-		info->now_ns > info->reset_ns ? (double)(info->now_ns - info->reset_ns) / 1e9 : 0);
-	fprintf(f, "# HELP netcost_tsc_hertz Rate of the cycle counter.\n"
+		nc_interval_s(m));
+	fprintf(f, "# HELP netcost_tsc_hertz Rate of the cycle counter (cycles / this = seconds).\n"
 		"# TYPE netcost_tsc_hertz gauge\nnetcost_tsc_hertz %llu\n",
 		(unsigned long long)info->tsc_khz * 1000);
 
-	nc_prom_family(f, m, "netcost_stage_cycles", NETCOST_UNIT_CYCLES, 1,
-		       "CPU cycles of one event of a packet-path stage.");
-	if (info->tsc_khz)
-		nc_prom_family(f, m, "netcost_stage_seconds", NETCOST_UNIT_CYCLES,
-			       1.0 / ((double)info->tsc_khz * 1000),
-			       "Time of one event of a packet-path stage (cycles / TSC rate).");
-	nc_prom_family(f, m, "netcost_stage_packets", NETCOST_UNIT_PACKETS, 1,
-		       "Packets handled by one event of a stage (NAPI poll work).");
-
-	for (c = 0; c < m->nr_counters; c++) {
-		bool head = false;
-
-		for (i = 0; i < m->nr_cpus; i++) {
-			if (!m->cpus[i].has_counter[c])
-				continue;
-			if (!head) {
-				fprintf(f, "# HELP netcost_%s_total netcost counter %s.\n"
-					"# TYPE netcost_%s_total counter\n",
-					m->counter[c], m->counter[c], m->counter[c]);
-				head = true;
-			}
-			fprintf(f, "netcost_%s_total{cpu=\"%u\"} %llu\n", m->counter[c],
-				m->cpus[i].cpu, (unsigned long long)m->cpus[i].counter[c]);
-		}
-	}
+	nc_prom_family(f, m, "netcost_stage_cycles", NETCOST_UNIT_CYCLES, false,
+		       "CPU cycles of one event of a packet-path stage, all CPUs.");
+	nc_prom_family(f, m, "netcost_stage_packets", NETCOST_UNIT_PACKETS, false,
+		       "Packets handled by one event of a stage (NAPI poll work), all CPUs.");
+	nc_prom_counters(f, m, false);
+	if (!per_cpu)
+		return;
+	nc_prom_family(f, m, "netcost_cpu_stage_cycles", NETCOST_UNIT_CYCLES, true,
+		       "CPU cycles of one event of a packet-path stage, per CPU.");
+	nc_prom_family(f, m, "netcost_cpu_stage_packets", NETCOST_UNIT_PACKETS, true,
+		       "Packets handled by one event of a stage (NAPI poll work), per CPU.");
+	nc_prom_counters(f, m, true);
 }
 
-/*
- * nc_prom_save - write to @path through a temporary file and rename(), as
- * the textfile collector wants.  Returns 0 or NC_EXIT_ERROR.
- */
-static int nc_prom_save(const struct nc_model *m, const char *path)
+/* nc_prom_cb - the nc_write_fn of the export */
+static int nc_prom_cb(FILE *f, void *arg)
 {
-	char *tmp;
-	FILE *f;
-	int ret = NC_EXIT_ERROR;
+	const struct nc_prom_args *pa = arg;
 
-	if (asprintf(&tmp, "%s.tmp.%d", path, (int)getpid()) < 0) {
-		nc_err("out of memory");
-		return NC_EXIT_ERROR;
-	}
-	f = fopen(tmp, "w");
-	if (!f) {
-		nc_err("%s: %s", tmp, strerror(errno));
-		goto out_free_tmp;
-	}
-	nc_prom_write(f, m);
-	if (ferror(f) | fclose(f)) {
-		nc_err("%s: cannot write: %s", tmp, strerror(errno));
-		goto err_unlink_tmp;
-	}
-	if (rename(tmp, path)) {
-		nc_err("%s: %s", path, strerror(errno));
-		goto err_unlink_tmp;
-	}
-	ret = NC_EXIT_OK;
-	goto out_free_tmp;
-
-err_unlink_tmp:
-	unlink(tmp);
-out_free_tmp:
-	free(tmp);
-	return ret;
+	nc_prom_write(f, pa->m, pa->per_cpu);
+	return ferror(f) ? -1 : 0;
 }
 
-/* cmd_export - "netcost export --prometheus [FILE] [--snapshot SNAP]" */
+/* cmd_export - "netcost export --prometheus [--snapshot FILE] [-o FILE]" */
 int cmd_export(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "prometheus",	no_argument,		NULL, 'p' },
 		{ "snapshot",	required_argument,	NULL, 's' },
+		{ "output",	required_argument,	NULL, 'o' },
+		{ "per-cpu",	no_argument,		NULL, 'c' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *snap = NULL, *out;
+	const char *snap = NULL, *out = NULL;
+	struct nc_prom_args pa = { 0 };
 	bool prom = false;
 	struct nc_model *m;
 	int c, ret;
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
 		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
 		case 'p':
 			prom = true;
+			break;
+		case 'c':
+			pa.per_cpu = true;
 			break;
 		case 's':
 			snap = optarg;
@@ -205,19 +223,20 @@ int cmd_export(int argc, char **argv)
 	}
 	if (!prom)
 		return nc_usage_err("export: say which format (--prometheus)");
-	if (argc - optind > 1)
-		return nc_usage_err("export: unexpected argument '%s'", argv[optind + 1]);
-	out = argc > optind ? argv[optind] : NULL;
+	if (argc > optind)
+		return nc_usage_err("export: unexpected argument '%s' (the output is -o FILE, a snapshot to read --snapshot FILE)",
+				    argv[optind]);
 
 	m = nc_xcalloc(1, sizeof(*m));
 	nc_model_init(m);
 	ret = snap ? nc_snapshot_load(m, snap) : nc_fetch_once(m);
-	if (!ret && out) {
-		ret = nc_prom_save(m, out);
-	} else if (!ret) {
-		nc_prom_write(stdout, m);
-		ret = ferror(stdout) ? NC_EXIT_ERROR : NC_EXIT_OK;
+	if (!ret && out && nc_snapshot_file_is(out)) {
+		nc_err("%s: is a netcost snapshot; refusing to overwrite it with the export", out);
+		ret = NC_EXIT_ERROR;
 	}
+	pa.m = m;
+	if (!ret)
+		ret = nc_output(out ? out : "-", nc_prom_cb, &pa);
 	nc_model_free(m);
 	free(m);
 	return ret;

@@ -4,6 +4,7 @@
  * and "netcost --version".  Each subcommand lives in the file of its name
  * and returns the process exit status (netcost(8), EXIT STATUS).
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,8 +25,8 @@ struct nc_cmd {
 
 static const struct nc_cmd nc_cmds[] = {
 	{ "info", cmd_info, "info [-j]",
-	  "module version, kernel, preemption model, configuration and hooks", false },
-	{ "dump", cmd_dump, "dump [-j] [--per-cpu] [--cpu LIST] [--stage LIST] [--ns] [--all]",
+	  "the module and kernel, the preemption model, what is recorded and the probes", false },
+	{ "dump", cmd_dump, "dump [-j] [--per-cpu] [--cpu LIST] [--stage LIST] [--ns] [--all] [--wide]",
 	  "cost of each stage per packet since the last reset", false },
 	{ "reset", cmd_reset, "reset",
 	  "clear all statistics (starts a new interval)", false },
@@ -37,21 +38,21 @@ static const struct nc_cmd nc_cmds[] = {
 	{ "watch", cmd_watch, "watch [-i SECONDS] [-n COUNT] [-j] [dump options]",
 	  "live per-interval costs (q or Ctrl-C quits)", false },
 	{ "save", cmd_save, "save FILE [--note TEXT] [--load JSON]",
-	  "write a snapshot of the statistics with meta data", false },
+	  "write the statistics, with where and when they were taken, to a file", false },
 	{ "show", cmd_show, "show FILE [-j] [dump options]",
 	  "print a snapshot exactly as dump would", false },
 	{ "diff", cmd_diff, "diff A B [-j]",
 	  "compare two snapshots stage by stage", false },
 	{ "plot", cmd_plot, "plot A [B] -o FILE.svg",
-	  "SVG chart: cost per packet by stage, histogram overlays", false },
-	{ "export", cmd_export, "export --prometheus [FILE]",
+	  "SVG chart: cost per packet by stage, and each stage's histograms", false },
+	{ "export", cmd_export, "export --prometheus [--per-cpu] [--snapshot FILE] [-o FILE]",
 	  "Prometheus text format (node_exporter textfile collector)", false },
 	{ "soak", cmd_soak, "soak [-d SECONDS] [-i INTERVAL] [--calibrate] [--calib-seconds S] [--calib-file PATH] [-j] [-q]",
-	  "measure the CPU time left to a user-space spinner (cyclesoak)", true },
+	  "measure the CPU load of each CPU by what a low-priority spinner is left", true },
 	{ "run", cmd_run,
 	  "run (--gen 'ARGS' [--sink 'ARGS'] [--sink-prefix 'CMD'] | --external)\n"
 	  "                   [-d SECONDS] -o FILE [--note TEXT] [--calibrate] [-j]",
-	  "reset, soak, load, record, save: one measurement with its accounting closure", true },
+	  "one measurement: reset, load the network, record, save, account for the CPU time", true },
 };
 
 /* nc_usage - the command list, on @f */
@@ -93,10 +94,36 @@ static int nc_cmd_help(const char *name)
 	printf("usage: netcost %s\n\n%s.\n", cmd->usage, cmd->summary);
 	if (!strcmp(name, "dump") || !strcmp(name, "show") || !strcmp(name, "watch"))
 		printf("\noptions:\n" NC_REPORT_OPTS_HELP_TEXT);
+	if (!strcmp(name, "export"))
+		printf("\noptions:\n"
+		       "      --prometheus     the Prometheus text format: all-CPU histograms and counters\n"
+		       "      --per-cpu        also the per-CPU series (netcost_cpu_*)\n"
+		       "      --snapshot FILE  export a snapshot file instead of the live module\n"
+		       "  -o, --output FILE    write FILE (replaced whole; '-' or none: stdout)\n");
 	return NC_EXIT_OK;
 }
 
-int main(int argc, char **argv)
+/*
+ * nc_close_stdout - flush and close standard output and say when that, or
+ * any write before it, failed (a full disk, a closed pipe): a report that
+ * did not reach its reader must not end in exit 0.  Returns the status.
+ */
+static int nc_close_stdout(int ret)
+{
+	bool bad = ferror(stdout);
+	int err = errno;
+
+	errno = 0;
+	if (fclose(stdout) == EOF || bad) {
+		if (errno)
+			err = errno;
+		nc_err("cannot write to standard output: %s", err ? strerror(err) : "write error");
+		return ret ? ret : NC_EXIT_ERROR;
+	}
+	return ret;
+}
+
+static int nc_main(int argc, char **argv)
 {
 	const struct nc_cmd *cmd;
 
@@ -131,5 +158,11 @@ int main(int argc, char **argv)
 	if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h")) &&
 	    !cmd->own_help)
 		return nc_cmd_help(cmd->name);
+	nc_cmd_name = cmd->name;
 	return cmd->fn(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+	return nc_close_stdout(nc_main(argc, argv));
 }

@@ -2,10 +2,11 @@
 /*
  * plot.c - "netcost plot A [B] -o FILE.svg": a self-contained SVG to paste
  * into a mailing-list reply: a stacked bar of the cycles per packet of each
- * top-level stage for each snapshot, and for every stage the histograms of
- * A and B overlaid on a log x axis.  Hand-written SVG text, no libraries.
+ * top-level stage for each snapshot (colour-blind safe colours, one per
+ * stage; every figure also in the legend), and for every stage the
+ * histograms of A and B overlaid on a log x axis with at least 3 labelled
+ * ticks and a y scale in % of events.  Hand-written SVG text, no libraries.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,7 +14,7 @@
 #include <string.h>
 
 #include "hist.h"
-#include "report.h"
+#include "metrics.h"
 #include "snapshot.h"
 #include "cmds.h"
 
@@ -25,12 +26,40 @@
 #define PANEL_H		170
 #define PANEL_COLS	3
 
+/*
+ * Okabe & Ito's colour-blind safe palette, then Tableau's grey and brown:
+ * a colour per top-level stage (there are seven), none alike.  The
+ * histograms draw A and B in the palette's blue and vermillion.
+ */
 static const char *const nc_palette[] = {
-	"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
-	"#b07aa1", "#ff9da7", "#9c755f", "#bab0ac", "#1f77b4", "#8c564b",
-	"#17becf", "#bcbd22",
+	"#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00",
+	"#f0e442", "#000000", "#79706e", "#9c755f",
 };
-static const char *const nc_side_color[2] = { "#1f5fbf", "#e0661a" };
+static const char *const nc_side_color[2] = { "#0072b2", "#d55e00" };
+
+/* The top-level stages drawn, in order: each keeps its colour on both bars */
+struct nc_tops {
+	unsigned int nr;
+	const char *name[NC_MAX_STAGES];
+};
+
+/* nc_top_colour - the colour of top-level stage @name */
+static const char *nc_top_colour(const struct nc_tops *t, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->nr && strcmp(t->name[i], name); i++)
+		;
+	return nc_palette[i % ARRAY_SIZE(nc_palette)];
+}
+
+/* nc_base - the last part of a path, for subtitles */
+static const char *nc_base(const char *path)
+{
+	const char *p = strrchr(path, '/');
+
+	return p && p[1] ? p + 1 : path;
+}
 
 /* nc_xml - @s with the XML specials escaped */
 static void nc_xml(FILE *f, const char *s)
@@ -75,16 +104,14 @@ static void nc_si(char *buf, size_t len, double v)
 static void nc_side_label(FILE *f, const struct nc_model *m, const char *tag,
 			  const char *file)
 {
-	double secs = m->info.now_ns > m->info.reset_ns ?
-		      (double)(m->info.now_ns - m->info.reset_ns) / 1e9 : 0;
-	uint64_t rx = nc_cpu_counter(m, &m->total, "rx_packets");
+	double pps = nc_per_s(m, nc_rx_packets(m, &m->total));
 
 	fprintf(f, "%s = ", tag);
-	nc_xml(f, file);
+	nc_xml(f, nc_base(file));
 	fputs(": ", f);
 	nc_xml(f, m->info.kernel);
 	fprintf(f, " (%s), %.0f rx pkt/s", nc_preempt_model(m->info.preempt_rt, m->info.threadirqs),
-		secs > 0 ? (double)rx / secs : 0);
+		pps > 0 ? pps : 0);
 	if (m->meta.note) {
 		fputs(", ", f);
 		nc_xml(f, m->meta.note);
@@ -93,16 +120,29 @@ static void nc_side_label(FILE *f, const struct nc_model *m, const char *tag,
 
 /*
  * nc_plot_bars - one stacked bar per snapshot: the top-level stages'
- * cycles per packet, with the total at the end and a legend below.
- * Returns the y below what it drew.
+ * cycles per packet, with the total at the end; segments too narrow for
+ * their number get it in the legend below, which gives every stage's
+ * cycles per packet on each side.  Returns the y below what it drew.
  */
 static int nc_plot_bars(FILE *f, struct nc_model **m, int n, int y)
 {
+	struct nc_tops tops = { 0 };
 	double max = 0, step, x;
-	unsigned int s;
+	unsigned int s, t;
 	int i, lx, ly;
 	char buf[32];
 
+	/* the top-level stages with cycles on either side, in A's order */
+	for (i = 0; i < n; i++)
+		for (s = 0; s < m[i]->nr_stages; s++) {
+			if (!nc_stage_in_total(m[i], s) ||
+			    nc_stage_own_per_packet(m[i], &m[i]->total, s) <= 0)
+				continue;
+			for (t = 0; t < tops.nr && strcmp(tops.name[t], m[i]->stage[s].name); t++)
+				;
+			if (t == tops.nr)
+				tops.name[tops.nr++] = m[i]->stage[s].name;
+		}
 	for (i = 0; i < n; i++)
 		max = fmax(max, nc_top_per_packet(m[i], &m[i]->total));
 	if (max <= 0)
@@ -121,15 +161,17 @@ static int nc_plot_bars(FILE *f, struct nc_model **m, int n, int y)
 			BAR_LEFT - 8, by + BAR_H / 2 + 4, i ? "B" : "A");
 		fputs(nc_preempt_model(m[i]->info.preempt_rt, m[i]->info.threadirqs), f);
 		fputs("</text>\n", f);
-		for (s = 0; s < m[i]->nr_stages; s++) {
-			double v = nc_stage_own_per_packet(m[i], &m[i]->total, s), w;
+		for (t = 0; t < tops.nr; t++) {
+			int k = nc_model_find_stage(m[i], tops.name[t]);
+			double v = k < 0 ? 0 : nc_stage_own_per_packet(m[i], &m[i]->total,
+									(unsigned int)k), w;
 
-			if (m[i]->stage[s].role != NC_ROLE_TOP || v <= 0)
+			if (v <= 0)
 				continue;
 			w = v / max * BAR_W;
-			fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\">"
+			fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\" stroke=\"#fff\" stroke-width=\"0.5\">"
 				"<title>%s: %.0f cycles/pkt</title></rect>\n", x, by, w, BAR_H,
-				nc_palette[s % ARRAY_SIZE(nc_palette)], m[i]->stage[s].name, v);
+				nc_top_colour(&tops, tops.name[t]), tops.name[t], v);
 			if (w > 44)
 				fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" class=\"in\">%.0f</text>\n",
 					x + w / 2, by + BAR_H / 2 + 4, v);
@@ -159,28 +201,30 @@ static int nc_plot_bars(FILE *f, struct nc_model **m, int n, int y)
 		BAR_LEFT + BAR_W / 2, y + 36);
 	y += 56;
 
-	/* legend: every top-level stage either side has */
+	/* legend: each stage's colour and its cycles per packet on each side */
 	lx = 20;
 	ly = y;
-	for (s = 0; s < m[0]->nr_stages; s++) {
-		bool any = false;
-
-		for (i = 0; i < n; i++) {
-			int k = nc_model_find_stage(m[i], m[0]->stage[s].name);
-
-			any = any || (k >= 0 && m[i]->stage[k].role == NC_ROLE_TOP &&
-				      nc_stage_own_per_packet(m[i], &m[i]->total, k) > 0);
-		}
-		if (!any)
-			continue;
-		if (lx + 160 > W) {
+	for (t = 0; t < tops.nr; t++) {
+		if (t && t % 2 == 0) {
 			lx = 20;
 			ly += 20;
 		}
 		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
-			"<text x=\"%d\" y=\"%d\" class=\"tick\">%s</text>\n", lx, ly - 10,
-			nc_palette[s % ARRAY_SIZE(nc_palette)], lx + 16, ly, m[0]->stage[s].name);
-		lx += 160;
+			"<text x=\"%d\" y=\"%d\" class=\"lab\">%s:", lx, ly - 10,
+			nc_top_colour(&tops, tops.name[t]), lx + 16, ly, tops.name[t]);
+		for (i = 0; i < n; i++) {
+			int k = nc_model_find_stage(m[i], tops.name[t]);
+			double v = k < 0 ? 0 : nc_stage_own_per_packet(m[i], &m[i]->total,
+									(unsigned int)k);
+
+			if (v > 0)
+				nc_report_value(buf, sizeof(buf), v);
+			else
+				snprintf(buf, sizeof(buf), "-");
+			fprintf(f, "%s %s %s", i ? "," : "", i ? "B" : "A", buf);
+		}
+		fputs(" cycles/pkt</text>\n", f);
+		lx += W / 2 - 10;
 	}
 	return ly + 30;
 }
@@ -192,16 +236,47 @@ static double nc_bucket_x(double v, double lmin, double lmax)
 }
 
 /*
+ * nc_panel_ticks - tick values on a log2 axis from 2^@lmin to 2^@lmax, at
+ * least 3 of them: decades (1, 10, 100, ...) when that gives 3, else
+ * 1-2-5 steps, else every power of two.  Returns how many (at most @max).
+ */
+static int nc_panel_ticks(double lmin, double lmax, double *tick, int max)
+{
+	static const double steps[2][3] = { { 1, 0, 0 }, { 1, 2, 5 } };
+	int pass, n = 0;
+	double v;
+
+	for (pass = 0; pass < 2; pass++) {
+		n = 0;
+		for (v = pow(10, floor(lmin * log10(2))); log2(v) <= lmax && n < max; v *= 10) {
+			int k;
+
+			for (k = 0; k < 3 && n < max; k++) {
+				double t = v * steps[pass][k];
+
+				if (t > 0 && log2(t) >= lmin - 1e-9 && log2(t) <= lmax + 1e-9)
+					tick[n++] = t;
+			}
+		}
+		if (n >= 3)
+			return n;
+	}
+	for (n = 0, v = lmin; v <= lmax + 1e-9 && n < max; v += 1)
+		tick[n++] = pow(2, v);
+	return n;
+}
+
+/*
  * nc_plot_panel - the histograms of one stage in A and B, overlaid: the
- * share of events per bucket, divided by the bucket's log width so that
- * the areas compare, as step outlines on a log x axis.
+ * share of events in each bucket (in %; the buckets are an eighth of an
+ * octave wide, so equal widths on the log x axis) as step outlines.
  */
 static void nc_plot_panel(FILE *f, struct nc_model **m, int n, const char *stage,
 			  int px, int py)
 {
 	const struct nc_hist *h[2] = { NULL, NULL };
-	double lmin = 1e9, lmax = -1e9, ymax = 0, v;
-	int i, pw = PANEL_W - 50, ph = PANEL_H - 50, x0 = px + 40, y0 = py + 20;
+	double lmin = 1e9, lmax = -1e9, ymax = 0, ystep, v, tick[32];
+	int i, k, nt, pw = PANEL_W - 56, ph = PANEL_H - 50, x0 = px + 46, y0 = py + 20;
 	unsigned int b;
 	const char *unit = "cycles";
 
@@ -223,7 +298,7 @@ static void nc_plot_panel(FILE *f, struct nc_model **m, int n, const char *stage
 					   netcost_hist_hi(b) + 1));
 			lmin = fmin(lmin, lo);
 			lmax = fmax(lmax, hi);
-			v = (double)h[i]->buckets[b] / nc_hist_bucket_total(h[i]) / (hi - lo);
+			v = 100.0 * (double)h[i]->buckets[b] / (double)nc_hist_bucket_total(h[i]);
 			ymax = fmax(ymax, v);
 		}
 	}
@@ -231,35 +306,40 @@ static void nc_plot_panel(FILE *f, struct nc_model **m, int n, const char *stage
 	lmax = ceil(lmax);
 	if (lmax - lmin < 2)
 		lmax = lmin + 2;
+	if (ymax <= 0)
+		ymax = 1;
+	ystep = nc_nice_step(ymax, 4);
+	ymax = ceil(ymax / ystep) * ystep;
 
-	fprintf(f, "<g>\n<text x=\"%d\" y=\"%d\" class=\"h3\">%s</text>\n", x0, py + 12, stage);
+	fprintf(f, "<g class=\"panel\">\n<text x=\"%d\" y=\"%d\" class=\"h3\">%s</text>\n", x0,
+		py + 12, stage);
 	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" class=\"frame\"/>\n",
 		x0, y0, pw, ph);
-	/* decade ticks, or octaves when the range is narrow */
-	for (v = pow(10, floor(lmin * log10(2))); log2(v) <= lmax; v *= 10) {
-		double mult[] = { 1, 2, 5 };
-		unsigned int k;
+	nt = nc_panel_ticks(lmin, lmax, tick, (int)ARRAY_SIZE(tick));
+	for (k = 0; k < nt; k++) {
+		double tx = x0 + nc_bucket_x(tick[k], lmin, lmax) * pw;
+		char buf[32];
 
-		for (k = 0; k < (lmax - lmin < 5 ? 3u : 1u); k++) {
-			double t = v * mult[k], tx;
-			char buf[32];
-
-			if (log2(t) < lmin || log2(t) > lmax)
-				continue;
-			tx = x0 + nc_bucket_x(t, lmin, lmax) * pw;
-			nc_si(buf, sizeof(buf), t);
-			fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" class=\"grid\"/>"
-				"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" class=\"tick\">%s</text>\n",
-				tx, y0, tx, y0 + ph, tx, y0 + ph + 13, buf);
-		}
+		nc_si(buf, sizeof(buf), tick[k]);
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" class=\"grid\"/>"
+			"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" class=\"tick xt\">%s</text>\n",
+			tx, y0, tx, y0 + ph, tx, y0 + ph + 13, buf);
 	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"tick\">%s (log scale)</text>\n",
+	/* the y scale: share of events per bucket */
+	for (v = 0; v <= ymax + ystep / 2; v += ystep) {
+		double ty = y0 + ph - v / ymax * (ph - 4);
+
+		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" class=\"ax\"/>"
+			"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" class=\"tick yt\">%g%%</text>\n",
+			x0 - 3, ty, x0, ty, x0 - 5, ty + 3, v);
+	}
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"tick\">%s per event (log scale)</text>\n",
 		x0 + pw / 2, y0 + ph + 27, unit);
-	fprintf(f, "<text transform=\"translate(%d,%d) rotate(-90)\" text-anchor=\"middle\" class=\"tick\">share of events</text>\n",
-		x0 - 8, y0 + ph / 2);
+	fprintf(f, "<text transform=\"translate(%d,%d) rotate(-90)\" text-anchor=\"middle\" class=\"tick\">share of events, %% per bucket</text>\n",
+		x0 - 34, y0 + ph / 2);
 
 	for (i = 0; i < n; i++) {
-		if (!h[i] || ymax <= 0)
+		if (!h[i])
 			continue;
 		fprintf(f, "<path fill=\"%s\" fill-opacity=\"0.18\" stroke=\"%s\" stroke-width=\"1.4\" d=\"",
 			nc_side_color[i], nc_side_color[i]);
@@ -272,8 +352,7 @@ static void nc_plot_panel(FILE *f, struct nc_model **m, int n, const char *stage
 			hi = b == NETCOST_HIST_OVERFLOW ? lo * 2 : (double)netcost_hist_hi(b) + 1;
 			xa = x0 + nc_bucket_x(lo, lmin, lmax) * pw;
 			xb = x0 + nc_bucket_x(hi, lmin, lmax) * pw;
-			v = (double)h[i]->buckets[b] / nc_hist_bucket_total(h[i]) /
-			    (log2(hi) - log2(lo));
+			v = 100.0 * (double)h[i]->buckets[b] / (double)nc_hist_bucket_total(h[i]);
 			yy = y0 + ph - v / ymax * (ph - 4);
 			fprintf(f, "M%.1f %d V%.1f H%.1f V%d Z ", xa, y0 + ph, yy, xb, y0 + ph);
 		}
@@ -355,6 +434,20 @@ static int nc_plot_write(FILE *f, struct nc_model **m, const char **names, int n
 	return ferror(f) ? NC_EXIT_ERROR : NC_EXIT_OK;
 }
 
+struct nc_plot_args {
+	struct nc_model **m;
+	const char **names;
+	int n;
+};
+
+/* nc_plot_cb - the nc_write_fn that draws the picture */
+static int nc_plot_cb(FILE *f, void *arg)
+{
+	struct nc_plot_args *pa = arg;
+
+	return nc_plot_write(f, pa->m, pa->names, pa->n);
+}
+
 /* cmd_plot - "netcost plot A [B] -o FILE.svg" */
 int cmd_plot(int argc, char **argv)
 {
@@ -364,8 +457,8 @@ int cmd_plot(int argc, char **argv)
 	};
 	struct nc_model *models = NULL, *m[2];
 	const char *out = NULL, *names[2];
+	struct nc_plot_args pa;
 	int c, i, n, ret = NC_EXIT_OK;
-	FILE *f;
 
 	optind = 0;
 	opterr = 0;
@@ -394,17 +487,22 @@ int cmd_plot(int argc, char **argv)
 	}
 	if (ret)
 		goto out_free;
-	f = fopen(out, "w");
-	if (!f) {
-		nc_err("%s: %s", out, strerror(errno));
+	for (i = 0; i < n; i++)
+		if (nc_same_file(out, names[i])) {
+			nc_err("plot: -o %s is the snapshot being plotted; name the SVG file", out);
+			ret = NC_EXIT_ERROR;
+			goto out_free;
+		}
+	if (nc_snapshot_file_is(out)) {
+		nc_err("%s: is a netcost snapshot; refusing to overwrite it with an SVG (name the SVG file)",
+		       out);
 		ret = NC_EXIT_ERROR;
 		goto out_free;
 	}
-	ret = nc_plot_write(f, m, names, n);
-	if (fclose(f) && !ret) {
-		nc_err("%s: %s", out, strerror(errno));
-		ret = NC_EXIT_ERROR;
-	}
+	pa.m = m;
+	pa.names = names;
+	pa.n = n;
+	ret = nc_output(out, nc_plot_cb, &pa);
 out_free:
 	for (i = 0; i < 2; i++)
 		nc_model_free(&models[i]);

@@ -93,8 +93,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "closure.h"
+#include "perf.h"
 #include "report.h"
+#include "result.h"
 #include "runargs.h"
 #include "snapshot.h"
 #include "soak.h"
@@ -106,8 +109,6 @@
 #define NC_RUN_GRACE_S	15		/* s past --duration: the sender's end */
 #define NC_RUN_SINK_S	5		/* s the sink may outlive the sender */
 #define NC_RUN_KILL_S	5		/* s from SIGINT to SIGKILL */
-#define NC_RUN_ERR_KEEP	(64 * 1024)	/* bytes kept of a child's stderr */
-#define NC_RUN_OUT_KEEP	(64 << 20)	/* bytes kept of a child's stdout */
 #define NC_RUN_BAR	30		/* progress bar width */
 
 enum { NC_SINK, NC_SENDER, NC_NR_CHILDREN };
@@ -120,41 +121,6 @@ static void nc_run_on_signal(int sig)
 	(void)sig;
 	nc_run_stop = 1;
 }
-
-struct nc_run_opts {
-	const char *gen;		/* --gen ARGS */
-	const char *sink;		/* --sink ARGS: extra */
-	const char *sink_prefix;	/* --sink-prefix CMD */
-	const char *out;		/* -o FILE */
-	const char *note;
-	const char *calib_file;
-	bool external;
-	bool json;
-	bool calibrate;
-	double duration;
-	double calib_seconds;
-};
-
-/* One process run started: the sink or the sender */
-struct nc_child {
-	const char *role;		/* "sink", "sender" */
-	struct nc_argv argv;		/* what is exec'ed */
-	pid_t pid;			/* 0: not started */
-	int pidfd;			/* -1: none, poll with a short timeout */
-	int fd[2];			/* its stdout, stderr; -1 at EOF */
-	char *buf[2];
-	size_t len[2];
-	int *perf;			/* [ncpus] task-clock counters, -1: none */
-	double *task_ns;		/* [ncpus] read at the end */
-	bool perf_ok;
-	bool exited;
-	int status;			/* from wait4() */
-	struct rusage ru;
-	uint64_t exit_ns;
-	uint64_t int_ns;		/* when run sent SIGINT; 0: not yet */
-	bool killed;			/* run sent SIGKILL */
-	json_t *result;			/* its -j output, or NULL */
-};
 
 struct nc_run {
 	struct nc_run_opts o;
@@ -183,15 +149,6 @@ struct nc_run {
 	bool progress_open;		/* a tty bar waits for its newline */
 };
 
-/* nc_run_now - CLOCK_MONOTONIC in ns */
-static uint64_t nc_run_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
 /*
  * nc_run_proc_irq - the "irq" column of /proc/stat's "cpu" line: hard IRQ
  * time, which only a kernel that keeps interrupt time out of the tasks'
@@ -209,114 +166,6 @@ static long long nc_run_proc_irq(void)
 		   &v[3], &v[4], &v[5]);
 	fclose(f);
 	return n == 6 ? (long long)v[5] : -1;
-}
-
-/* nc_run_usage - "netcost run -h" */
-static void nc_run_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: netcost run (--gen 'ARGS' | --external) [--duration S] -o FILE [options]\n"
-		"  --gen 'ARGS'         start 'netcost-gen send ARGS' (and its sink), e.g. '-H 10.0.0.2 -r 38000'\n"
-		"  --sink 'ARGS'        more arguments for 'netcost-gen sink' (port, --flows and\n"
-		"                       --dport-per-flow follow from --gen)\n"
-		"  --sink-prefix 'CMD'  run the sink as CMD netcost-gen sink ... (e.g. 'in-ns')\n"
-		"  --external           no generator: record whatever load runs for --duration\n"
-		"  -d, --duration S     seconds to record (default 10)\n"
-		"  -o, --output FILE    the snapshot (replaced, like 'netcost save')\n"
-		"  --note TEXT          kept in the snapshot\n"
-		"  --calibrate          calibrate the soak again (keep the system idle)\n"
-		"  --calib-seconds S    calibration time (default 3)\n"
-		"  --calib-file PATH    calibration cache (default: see netcost(8))\n"
-		"  -j, --json           the closure and the snapshot path as JSON\n"
-		"netcost-gen is looked for in $NETCOST_GEN, next to netcost, then on PATH.\n");
-}
-
-/* nc_run_parse - the command line into @o; 0 or NC_EXIT_USAGE */
-static int nc_run_parse(int argc, char **argv, struct nc_run_opts *o)
-{
-	enum { OPT_GEN = 256, OPT_SINK, OPT_PREFIX, OPT_EXTERNAL, OPT_NOTE,
-	       OPT_CALIBRATE, OPT_CALIB_SECONDS, OPT_CALIB_FILE };
-	static const struct option lopts[] = {
-		{ "gen", required_argument, NULL, OPT_GEN },
-		{ "sink", required_argument, NULL, OPT_SINK },
-		{ "sink-prefix", required_argument, NULL, OPT_PREFIX },
-		{ "external", no_argument, NULL, OPT_EXTERNAL },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "note", required_argument, NULL, OPT_NOTE },
-		{ "calibrate", no_argument, NULL, OPT_CALIBRATE },
-		{ "calib-seconds", required_argument, NULL, OPT_CALIB_SECONDS },
-		{ "calib-file", required_argument, NULL, OPT_CALIB_FILE },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ }
-	};
-	int c, rc = NC_EXIT_OK;
-
-	optind = 0;
-	opterr = 0;
-	while (rc == NC_EXIT_OK &&
-	       (c = getopt_long(argc, argv, ":d:hjo:", lopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_GEN:
-			o->gen = optarg;
-			break;
-		case OPT_SINK:
-			o->sink = optarg;
-			break;
-		case OPT_PREFIX:
-			o->sink_prefix = optarg;
-			break;
-		case OPT_EXTERNAL:
-			o->external = true;
-			break;
-		case 'd':
-			rc = nc_parse_seconds("run", "--duration", optarg, false,
-					      &o->duration);
-			break;
-		case 'o':
-			o->out = optarg;
-			break;
-		case OPT_NOTE:
-			o->note = optarg;
-			break;
-		case OPT_CALIBRATE:
-			o->calibrate = true;
-			break;
-		case OPT_CALIB_SECONDS:
-			rc = nc_parse_seconds("run", "--calib-seconds", optarg, false,
-					      &o->calib_seconds);
-			if (!rc && o->calib_seconds < 1)
-				rc = nc_usage_err("run: --calib-seconds: at least 1 s");
-			break;
-		case OPT_CALIB_FILE:
-			o->calib_file = optarg;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'h':
-			nc_run_usage(stdout);
-			exit(NC_EXIT_OK);
-		case ':':
-			return nc_usage_err("run: %s needs a value", argv[optind - 1]);
-		default:
-			return nc_usage_err("run: unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (rc)
-		return rc;
-	if (optind < argc)
-		return nc_usage_err("run: unexpected argument '%s'", argv[optind]);
-	if (!o->out)
-		return nc_usage_err("run: -o FILE is required (the snapshot to write)");
-	if (!o->gen == !o->external)
-		return nc_usage_err("run: give one of --gen 'ARGS' and --external");
-	if (o->external && (o->sink || o->sink_prefix))
-		return nc_usage_err("run: --sink and --sink-prefix go with --gen");
-	if (o->duration < 0.5)
-		return nc_usage_err("run: --duration %g: at least 0.5 s", o->duration);
-	return NC_EXIT_OK;
 }
 
 /*
@@ -390,267 +239,29 @@ static int nc_run_find_gen(char *buf, size_t len)
 /* ---- per-CPU task clocks ---- */
 
 /*
- * nc_perf_open - a task-clock counter of task @pid on each of the run's
- * CPUs.  For a child (@child), counting starts at its exec and follows
- * its threads and children; for the main thread it starts now.  All or
- * nothing: false (and no counter) when one cannot be opened.
- */
-static bool nc_perf_open(struct nc_run *r, struct nc_child *ch, pid_t pid, bool child)
-{
-	struct perf_event_attr pa = {
-		.type = PERF_TYPE_SOFTWARE,
-		.size = sizeof(pa),
-		.config = PERF_COUNT_SW_TASK_CLOCK,
-		.disabled = child,
-		.inherit = child,
-		.enable_on_exec = child,
-	};
-
-	ch->perf = nc_xcalloc(r->ncpus, sizeof(*ch->perf));
-	ch->task_ns = nc_xcalloc(r->ncpus, sizeof(*ch->task_ns));
-	for (int i = 0; i < r->ncpus; i++)
-		ch->perf[i] = -1;
-	for (int i = 0; i < r->ncpus; i++) {
-		ch->perf[i] = syscall(SYS_perf_event_open, &pa, pid, r->cpus[i], -1,
-				      PERF_FLAG_FD_CLOEXEC);
-		if (ch->perf[i] < 0) {
-			for (int j = 0; j < i; j++)
-				close(ch->perf[j]);
-			for (int j = 0; j < r->ncpus; j++)
-				ch->perf[j] = -1;
-			return ch->perf_ok = false;
-		}
-	}
-	return ch->perf_ok = true;
-}
-
-/*
- * nc_perf_read - the counters into task_ns, less what they read at
- * @base (NULL: from 0); @close closes them
- */
-static void nc_perf_read(struct nc_run *r, struct nc_child *ch,
-			 const double *base, bool close_them)
-{
-	for (int i = 0; ch->perf && i < r->ncpus; i++) {
-		uint64_t v = 0;
-
-		if (ch->perf[i] < 0)
-			continue;
-		if (read(ch->perf[i], &v, sizeof(v)) == sizeof(v))
-			ch->task_ns[i] = (double)v - (base ? base[i] : 0);
-		else
-			ch->perf_ok = false;
-		if (close_them) {
-			close(ch->perf[i]);
-			ch->perf[i] = -1;
-		}
-	}
-}
-
-/* nc_perf_close - read the counters into task_ns and close them */
-static void nc_perf_close(struct nc_run *r, struct nc_child *ch)
-{
-	nc_perf_read(r, ch, NULL, true);
-}
-
-/* ---- the children ---- */
-
-/* nc_child_init - an empty, unstarted child */
-static void nc_child_init(struct nc_child *ch, const char *role)
-{
-	memset(ch, 0, sizeof(*ch));
-	ch->role = role;
-	ch->pidfd = ch->fd[0] = ch->fd[1] = -1;
-}
-
-/* nc_child_running - started and not yet reaped */
-static bool nc_child_running(const struct nc_child *ch)
-{
-	return ch->pid > 0 && !ch->exited;
-}
-
-/*
- * nc_child_spawn - fork and exec @ch->argv with stdout and stderr into
- * pipes.  The child waits on a pipe until its task-clock counters are
- * open, so that they count it from its exec.
- */
-static int nc_child_spawn(struct nc_run *r, struct nc_child *ch)
-{
-	int out[2], err[2], go[2];
-	char c = 0;
-
-	if (pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC) || pipe2(go, O_CLOEXEC)) {
-		nc_err("run: pipe: %s", strerror(errno));
-		return NC_EXIT_ERROR;
-	}
-	ch->pid = fork();
-	if (ch->pid < 0) {
-		nc_err("run: fork: %s", strerror(errno));
-		return NC_EXIT_ERROR;
-	}
-	if (!ch->pid) {
-		int null = open("/dev/null", O_RDONLY);
-
-		dup2(null, STDIN_FILENO);
-		dup2(out[1], STDOUT_FILENO);
-		dup2(err[1], STDERR_FILENO);
-		if (read(go[0], &c, 1) != 1)
-			_exit(127);
-		if (close_range(3, ~0U, 0))
-			for (int fd = 3; fd < 1024; fd++)
-				close(fd);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		execvp(ch->argv.argv[0], ch->argv.argv);
-		dprintf(STDERR_FILENO, "netcost run: cannot run %s: %s\n",
-			ch->argv.argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(out[1]);
-	close(err[1]);
-	close(go[0]);
-	ch->fd[0] = out[0];
-	ch->fd[1] = err[0];
-	fcntl(out[0], F_SETFL, O_NONBLOCK);
-	fcntl(err[0], F_SETFL, O_NONBLOCK);
-#ifdef SYS_pidfd_open
-	ch->pidfd = syscall(SYS_pidfd_open, ch->pid, 0);
-#endif
-	nc_perf_open(r, ch, ch->pid, true);
-	if (write(go[1], &c, 1) != 1)
-		nc_warn("run: cannot start the %s: %s", ch->role, strerror(errno));
-	close(go[1]);
-	return NC_EXIT_OK;
-}
-
-/* nc_child_drain - take what child pipe @i (0 stdout, 1 stderr) holds */
-static void nc_child_drain(struct nc_child *ch, int i)
-{
-	size_t keep = i ? NC_RUN_ERR_KEEP : NC_RUN_OUT_KEEP;
-	char tmp[4096];
-	ssize_t n;
-
-	while (ch->fd[i] >= 0) {
-		n = read(ch->fd[i], tmp, sizeof(tmp));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN)
-			return;
-		if (n <= 0) {
-			close(ch->fd[i]);
-			ch->fd[i] = -1;
-			return;
-		}
-		if (ch->len[i] + n > keep)
-			n = keep > ch->len[i] ? (ssize_t)(keep - ch->len[i]) : 0;
-		ch->buf[i] = nc_xrealloc(ch->buf[i], ch->len[i] + n + 1);
-		memcpy(ch->buf[i] + ch->len[i], tmp, n);
-		ch->len[i] += n;
-		ch->buf[i][ch->len[i]] = '\0';
-	}
-}
-
-/* nc_child_reap - wait4() it without blocking; true once it has ended */
-static bool nc_child_reap(struct nc_child *ch)
-{
-	pid_t p;
-
-	if (!nc_child_running(ch))
-		return ch->exited;
-	p = wait4(ch->pid, &ch->status, WNOHANG, &ch->ru);
-	if (p != ch->pid)
-		return false;
-	ch->exited = true;
-	ch->exit_ns = nc_run_now();
-	if (ch->pidfd >= 0) {
-		close(ch->pidfd);
-		ch->pidfd = -1;
-	}
-	return true;
-}
-
-/*
- * nc_child_signal - send @sig to our own child, if it still runs; SIGINT
- * (or any other) and SIGKILL once each
- */
-static void nc_child_signal(struct nc_child *ch, int sig)
-{
-	if (!nc_child_running(ch) || (sig == SIGKILL ? ch->killed : ch->int_ns != 0))
-		return;
-	if (sig == SIGKILL)
-		ch->killed = true;
-	else
-		ch->int_ns = nc_run_now();
-	kill(ch->pid, sig);
-}
-
-/* nc_child_failed - it ended badly: not exit 0, unless run stopped it */
-static bool nc_child_failed(const struct nc_child *ch)
-{
-	if (!ch->exited)
-		return false;
-	if (WIFEXITED(ch->status))
-		return WEXITSTATUS(ch->status) != 0;
-	return !ch->int_ns && !ch->killed;
-}
-
-/* nc_child_report - why a child failed, with its stderr, on stderr */
-static void nc_child_report(const struct nc_child *ch)
-{
-	char *cmd = nc_argv_join(&ch->argv);
-
-	if (WIFEXITED(ch->status))
-		nc_err("run: the %s failed (exit %d): %s", ch->role,
-		       WEXITSTATUS(ch->status), cmd);
-	else
-		nc_err("run: the %s was killed by signal %d: %s", ch->role,
-		       WTERMSIG(ch->status), cmd);
-	if (ch->len[1])
-		fprintf(stderr, "%s%s", ch->buf[1],
-			ch->buf[1][ch->len[1] - 1] == '\n' ? "" : "\n");
-	free(cmd);
-}
-
-/*
- * nc_run_poll - wait up to @ms for output or the end of a child (or
- * @extra_fd to become readable), then drain and reap.  Returns whether
- * @extra_fd is readable.
+ * nc_run_poll - wait up to @ms for output or the end of the sink or the
+ * sender (or @extra_fd to become readable), then drain and reap them.
+ * Returns whether @extra_fd is readable.
  */
 static bool nc_run_poll(struct nc_run *r, int ms, int extra_fd)
 {
-	struct pollfd pfd[3 * NC_NR_CHILDREN + 1];
-	bool extra = false, no_pidfd = false;
-	nfds_t n = 0;
+	struct nc_child *all[NC_NR_CHILDREN] = { &r->child[NC_SINK], &r->child[NC_SENDER] };
 
-	for (int c = 0; c < NC_NR_CHILDREN; c++) {
-		struct nc_child *ch = &r->child[c];
+	return nc_children_poll(all, NC_NR_CHILDREN, ms, extra_fd);
+}
 
-		for (int i = 0; i < 2; i++)
-			if (ch->fd[i] >= 0)
-				pfd[n++] = (struct pollfd){ .fd = ch->fd[i], .events = POLLIN };
-		if (ch->pidfd >= 0)
-			pfd[n++] = (struct pollfd){ .fd = ch->pidfd, .events = POLLIN };
-		else if (nc_child_running(ch))
-			no_pidfd = true;
-	}
-	if (extra_fd >= 0)
-		pfd[n++] = (struct pollfd){ .fd = extra_fd, .events = POLLIN };
-	if (no_pidfd && ms > 50)
-		ms = 50;
-	if (poll(pfd, n, ms < 0 ? 0 : ms) > 0 && extra_fd >= 0)
-		extra = pfd[n - 1].revents != 0;
-	for (int c = 0; c < NC_NR_CHILDREN; c++) {
-		nc_child_drain(&r->child[c], 0);
-		nc_child_drain(&r->child[c], 1);
-		nc_child_reap(&r->child[c]);
-	}
-	return extra;
+/* nc_run_perf_hook - a child's task-clock counters, before it may exec */
+static void nc_run_perf_hook(struct nc_child *ch, void *arg)
+{
+	struct nc_run *r = arg;
+
+	nc_perf_open(ch, r->cpus, r->ncpus, ch->pid, true);
 }
 
 /* nc_run_ms_until - ms from now to @t, at least 0 */
 static int nc_run_ms_until(uint64_t t)
 {
-	uint64_t now = nc_run_now();
+	uint64_t now = nc_now_ns();
 
 	return t > now ? (int)((t - now + 999999) / 1000000) : 0;
 }
@@ -673,8 +284,8 @@ static int nc_run_start_sink(struct nc_run *r)
 			close(ino);
 		return NC_EXIT_ERROR;
 	}
-	ret = nc_child_spawn(r, ch);
-	deadline = nc_run_now() + NC_RUN_READY_S * NSEC_PER_SEC;
+	ret = nc_child_spawn(ch, nc_run_perf_hook, r);
+	deadline = nc_now_ns() + NC_RUN_READY_S * NSEC_PER_SEC;
 	while (!ret && stat(r->ready, &st)) {
 		char ev[4096];
 
@@ -684,7 +295,7 @@ static int nc_run_start_sink(struct nc_run *r)
 				nc_err("run: the sink ended before it was ready");
 			nc_child_report(ch);
 			ret = NC_EXIT_ERROR;
-		} else if (nc_run_now() >= deadline) {
+		} else if (nc_now_ns() >= deadline) {
 			nc_err("run: the sink is not ready after %d s", NC_RUN_READY_S);
 			ret = NC_EXIT_ERROR;
 		} else if (nc_run_stop) {
@@ -704,7 +315,7 @@ static int nc_run_start_sink(struct nc_run *r)
 /* nc_run_progress - the bar (tty) or a line per sample, on stderr */
 static void nc_run_progress(struct nc_run *r, double total, const char *state)
 {
-	double t = (nc_run_now() - r->t0) / 1e9;
+	double t = (nc_now_ns() - r->t0) / 1e9;
 	double done = t / r->o.duration;
 	char bar[NC_RUN_BAR + 1];
 	int fill;
@@ -743,7 +354,7 @@ static void nc_run_sample(struct nc_run *r, const char *state)
 	double total = soak_sample(r->soak, r->load);
 	json_t *cpus = json_array();
 
-	r->t_end = nc_run_now();
+	r->t_end = nc_now_ns();
 	for (int i = 0; i < r->ncpus; i++)
 		json_array_append_new(cpus, json_real(r->load[i]));
 	json_array_append_new(r->series, json_pack("{s:f, s:f, s:o}",
@@ -796,7 +407,7 @@ static void nc_run_record(struct nc_run *r)
 	bool gen = !r->o.external;
 
 	for (;;) {
-		uint64_t now = nc_run_now();
+		uint64_t now = nc_now_ns();
 		const char *state = NULL;
 
 		if (gen && !nc_child_running(&r->child[NC_SENDER]) &&
@@ -826,7 +437,7 @@ static void nc_run_record(struct nc_run *r)
 	nc_run_sample(r, "done");
 	nc_run_progress_end(r);
 	getrusage(RUSAGE_THREAD, &r->self1);
-	nc_perf_read(r, &r->self, r->self_base, true);
+	nc_perf_read(&r->self, r->ncpus, r->self_base, true);
 	r->irq1 = nc_run_proc_irq();
 }
 
@@ -1150,7 +761,7 @@ static int nc_run_start(struct nc_run *r)
 	r->self_base = nc_xcalloc(r->ncpus, sizeof(*r->self_base));
 	memcpy(r->cpus, r->cal.cpu, r->ncpus * sizeof(*r->cpus));
 	r->series = json_array();
-	nc_perf_open(r, &r->self, (pid_t)syscall(SYS_gettid), false);
+	nc_perf_open(&r->self, r->cpus, r->ncpus, (pid_t)syscall(SYS_gettid), false);
 
 	ret = nc_nl_talk(&r->nl, nc_nl_request(&r->nl, NETCOST_CMD_RESET, 0), NULL, NULL);
 	if (ret)
@@ -1160,8 +771,8 @@ static int nc_run_start(struct nc_run *r)
 		nc_err("run: starting the soak: %s", strerror(errno));
 		return NC_EXIT_ERROR;
 	}
-	r->t0 = nc_run_now();
-	nc_perf_read(r, &r->self, NULL, false);
+	r->t0 = nc_now_ns();
+	nc_perf_read(&r->self, r->ncpus, NULL, false);
 	memcpy(r->self_base, r->self.task_ns, r->ncpus * sizeof(*r->self_base));
 	getrusage(RUSAGE_THREAD, &r->self0);
 	r->irq0 = nc_run_proc_irq();
@@ -1175,19 +786,19 @@ static int nc_run_start(struct nc_run *r)
 	if (ret)
 		return ret;
 	nc_run_announce(&r->child[NC_SENDER], "");
-	return nc_child_spawn(r, &r->child[NC_SENDER]);
+	return nc_child_spawn(&r->child[NC_SENDER], nc_run_perf_hook, r);
 }
 
 /* nc_run_stop_all - on failure: stop what still runs and reap it */
 static void nc_run_stop_all(struct nc_run *r)
 {
-	uint64_t kill_at = nc_run_now() + NC_RUN_KILL_S * NSEC_PER_SEC;
+	uint64_t kill_at = nc_now_ns() + NC_RUN_KILL_S * NSEC_PER_SEC;
 
 	for (int c = 0; c < NC_NR_CHILDREN; c++)
 		nc_child_signal(&r->child[c], SIGINT);
 	while (nc_child_running(&r->child[NC_SINK]) ||
 	       nc_child_running(&r->child[NC_SENDER])) {
-		if (nc_run_now() > kill_at)
+		if (nc_now_ns() > kill_at)
 			for (int c = 0; c < NC_NR_CHILDREN; c++)
 				nc_child_signal(&r->child[c], SIGKILL);
 		nc_run_poll(r, 100, -1);
@@ -1203,7 +814,8 @@ static int nc_run_finish(struct nc_run *r, const struct nc_argv *gen,
 	struct nc_closure cl;
 	struct nc_model *m;
 	json_t *soak, *packets;
-	int ret;
+	char kept[PATH_MAX + 64];
+	int ret, saved;
 
 	m = nc_xcalloc(1, sizeof(*m));
 	nc_model_init(m);
@@ -1223,9 +835,11 @@ static int nc_run_finish(struct nc_run *r, const struct nc_argv *gen,
 	m->meta.load = nc_run_load_json(r, gen, sink);
 	m->meta.soak = soak;
 	m->has_meta = true;
-	ret = nc_snapshot_save(m, r->o.out);
-	if (!ret && r->o.json) {
-		json_t *o = json_pack("{s:s, s:f, s:O, s:o, s:O}", "snapshot", r->o.out,
+	/* a failed save must not lose the run: report it all the same */
+	saved = nc_result_save(m, r->o.out, kept, sizeof(kept));
+	if (r->o.json) {
+		json_t *o = json_pack("{s:s?, s:b, s:f, s:O, s:o, s:O}",
+				      "snapshot", *kept ? kept : NULL, "saved", !saved,
 				      "recorded_s", (r->t_end - r->t0) / 1e9,
 				      "calibration", json_object_get(soak, "calibration"),
 				      "packets", packets,
@@ -1234,12 +848,19 @@ static int nc_run_finish(struct nc_run *r, const struct nc_argv *gen,
 		packets = NULL;
 		ret = nc_json_print(stdout, o, 2);
 		json_decref(o);
-	} else if (!ret) {
+	} else {
 		ret = nc_report_print(stdout, m, &ro);
 		nc_run_print_packets(packets);
 		nc_closure_print(stdout, &cl);
-		printf("snapshot: %s\n", r->o.out);
+		if (!saved)
+			printf("snapshot: %s\n", r->o.out);
+		else if (*kept)
+			printf("snapshot: NOT saved to %s; kept in %s\n", r->o.out, kept);
+		else
+			printf("snapshot: NOT saved to %s, nor kept anywhere\n", r->o.out);
 	}
+	if (saved)
+		ret = saved;
 	json_decref(packets);
 	nc_closure_free(&cl);
 out_free_model:
@@ -1259,18 +880,10 @@ static void nc_run_free(struct nc_run *r)
 	for (unsigned int c = 0; c < ARRAY_SIZE(all); c++) {
 		struct nc_child *ch = all[c];
 
-		nc_perf_close(r, ch);
-		for (int i = 0; i < 2; i++) {
-			if (ch->fd[i] >= 0)
-				close(ch->fd[i]);
-			free(ch->buf[i]);
-		}
-		if (ch->pidfd >= 0)
-			close(ch->pidfd);
-		free(ch->perf);
-		free(ch->task_ns);
+		nc_perf_close(ch, r->ncpus);
 		json_decref(ch->result);
-		nc_argv_free(&ch->argv);
+		ch->result = NULL;
+		nc_child_free(ch);
 	}
 	if (*r->ready)
 		unlink(r->ready);
@@ -1300,6 +913,11 @@ int cmd_run(int argc, char **argv)
 	nc_child_init(&r->child[NC_SENDER], "sender");
 	nc_child_init(&r->self, "netcost run");
 	ret = nc_run_parse(argc, argv, &r->o);
+	if (ret == NC_RUN_HELP) {
+		nc_run_usage(stdout);
+		ret = NC_EXIT_OK;
+		goto out;
+	}
 	if (ret)
 		goto out;
 	r->tty = isatty(STDERR_FILENO);
@@ -1336,7 +954,7 @@ int cmd_run(int argc, char **argv)
 	if (!ret) {
 		nc_run_record(r);
 		for (int c = 0; c < NC_NR_CHILDREN; c++) {
-			nc_perf_close(r, &r->child[c]);
+			nc_perf_close(&r->child[c], r->ncpus);
 			if (nc_child_failed(&r->child[c])) {
 				nc_child_report(&r->child[c]);
 				ret = NC_EXIT_ERROR;

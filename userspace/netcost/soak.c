@@ -54,24 +54,6 @@ static void nc_soak_usage(FILE *f)
 		"  -q, --quiet           no per-sample lines\n");
 }
 
-/*
- * nc_parse_seconds - option @opt's value @arg of subcommand @who as a
- * positive (or, with @zero_ok, zero) number of seconds; shared with "run".
- */
-int nc_parse_seconds(const char *who, const char *opt, const char *arg,
-		     bool zero_ok, double *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtod(arg, &end);
-	if (errno || end == arg || *end || !isfinite(*v) || *v < 0 ||
-	    (*v == 0 && !zero_ok) || *v > 1e7)
-		return nc_usage_err("%s: %s: '%s' is not a%s number of seconds",
-				    who, opt, arg, zero_ok ? " non-negative" : " positive");
-	return NC_EXIT_OK;
-}
-
 static int nc_soak_parse(int argc, char **argv, struct nc_soak_opts *o)
 {
 	enum { OPT_CALIBRATE = 256, OPT_CALIB_SECONDS, OPT_CALIB_FILE };
@@ -168,6 +150,7 @@ int nc_soak_calib(const char *who, bool force, double seconds, const char *path,
 		  FILE *msgs, struct soak_calib *cal, const char **why)
 {
 	int *cpus, n, rc;
+	char err[512];
 
 	*why = NULL;
 	if (force) {
@@ -203,10 +186,8 @@ int nc_soak_calib(const char *who, bool force, double seconds, const char *path,
 		if (cal->spread[i] > 10)
 			nc_warn("%s: CPU %d ran %.0f%% unevenly while calibrating: was the system idle?",
 				who, cal->cpu[i], cal->spread[i]);
-	rc = soak_calib_save(path, cal);
-	if (rc)
-		nc_warn("%s: cannot save the calibration to %s: %s", who, path,
-			strerror(-rc));
+	if (soak_calib_save(path, cal, err, sizeof(err)))
+		nc_warn("%s: cannot save the calibration: %s", who, err);
 	return NC_EXIT_OK;
 }
 

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * atomic.c - nc_write_atomic(): replace a file so that a reader sees the
+ * old contents or the new ones, never half a file, and so that a typo in
+ * "-o" cannot write through a symlink or into a device.  See atomic.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "atomic.h"
+
+/* nc_aerr - "@target: what: reason" into @err; returns -1 */
+static int __attribute__((format(printf, 3, 4)))
+nc_aerr(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* nc_write_stdout - "-": @fn on stdout, flushed and checked */
+static int nc_write_stdout(nc_write_fn fn, void *arg, char *err, size_t errlen)
+{
+	int ret;
+
+	errno = 0;
+	ret = fn(stdout, arg);
+	if (fflush(stdout) == EOF || ferror(stdout))
+		return nc_aerr(err, errlen, "standard output: cannot write: %s",
+			       errno ? strerror(errno) : "write error");
+	if (ret)
+		return nc_aerr(err, errlen, "standard output: cannot write%s%s",
+			       errno ? ": " : "", errno ? strerror(errno) : "");
+	return 0;
+}
+
+/* nc_fsync_dir - make the rename durable; a failure only costs durability */
+static void nc_fsync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+}
+
+int nc_write_atomic(const char *target, nc_write_fn fn, void *arg,
+		    char *err, size_t errlen)
+{
+	char *copy_dir = NULL, *copy_base = NULL, *tmp = NULL;
+	const char *dir, *base;
+	struct stat st;
+	mode_t mode, mask;
+	int fd = -1, saved, ret = -1;
+	FILE *f = NULL;
+
+	if (!target || !*target)
+		return nc_aerr(err, errlen, "no output file named");
+	if (!strcmp(target, "-"))
+		return nc_write_stdout(fn, arg, err, errlen);
+
+	if (!lstat(target, &st)) {
+		if (S_ISLNK(st.st_mode))
+			return nc_aerr(err, errlen,
+				       "%s: is a symbolic link; refusing to replace it (name the real file)",
+				       target);
+		if (S_ISDIR(st.st_mode))
+			return nc_aerr(err, errlen, "%s: is a directory; name a file", target);
+		if (!S_ISREG(st.st_mode))
+			return nc_aerr(err, errlen,
+				       "%s: exists and is not a regular file (a device or FIFO); refusing to write to it",
+				       target);
+		mode = st.st_mode & 07777;
+	} else if (errno == ENOENT) {
+		mask = umask(0);
+		umask(mask);
+		mode = 0666 & ~mask;
+	} else {
+		return nc_aerr(err, errlen, "%s: %s", target, strerror(errno));
+	}
+
+	copy_dir = strdup(target);
+	copy_base = strdup(target);
+	if (!copy_dir || !copy_base) {
+		nc_aerr(err, errlen, "%s: out of memory", target);
+		goto out;
+	}
+	dir = dirname(copy_dir);
+	base = basename(copy_base);
+	if (asprintf(&tmp, "%s/.%s.XXXXXX", dir, base) < 0) {
+		tmp = NULL;
+		nc_aerr(err, errlen, "%s: out of memory", target);
+		goto out;
+	}
+	fd = mkostemp(tmp, O_CLOEXEC);		/* O_CREAT | O_EXCL */
+	if (fd < 0) {
+		nc_aerr(err, errlen, "%s: cannot create a file in %s: %s", target, dir,
+			strerror(errno));
+		free(tmp);
+		tmp = NULL;
+		goto out;
+	}
+	if (fchmod(fd, mode)) {
+		nc_aerr(err, errlen, "%s: %s", target, strerror(errno));
+		goto out_unlink;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		nc_aerr(err, errlen, "%s: %s", target, strerror(errno));
+		goto out_unlink;
+	}
+	fd = -1;
+	errno = 0;
+	if (fn(f, arg)) {
+		saved = errno;
+		nc_aerr(err, errlen, "%s: cannot write%s%s; left unchanged", target,
+			saved ? ": " : "", saved ? strerror(saved) : "");
+		goto out_unlink;
+	}
+	if (fflush(f) == EOF || ferror(f)) {
+		nc_aerr(err, errlen, "%s: cannot write: %s; left unchanged", target,
+			errno ? strerror(errno) : "write error");
+		goto out_unlink;
+	}
+	if (fsync(fileno(f))) {
+		nc_aerr(err, errlen, "%s: cannot write: %s; left unchanged", target,
+			strerror(errno));
+		goto out_unlink;
+	}
+	saved = fclose(f);
+	f = NULL;
+	if (saved) {
+		nc_aerr(err, errlen, "%s: cannot write: %s; left unchanged", target,
+			strerror(errno));
+		goto out_unlink;
+	}
+	/* the target may have become something else meanwhile: check again */
+	if (!lstat(target, &st) && !S_ISREG(st.st_mode)) {
+		nc_aerr(err, errlen, "%s: is no longer a regular file; refusing to replace it",
+			target);
+		goto out_unlink;
+	}
+	if (rename(tmp, target)) {
+		nc_aerr(err, errlen, "%s: cannot replace: %s", target, strerror(errno));
+		goto out_unlink;
+	}
+	nc_fsync_dir(dir);
+	ret = 0;
+	goto out;
+
+out_unlink:
+	if (f)
+		fclose(f);
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+out:
+	free(tmp);
+	free(copy_dir);
+	free(copy_base);
+	return ret;
+}
+
+/* nc_put_text - the nc_write_fn of nc_write_atomic_text() */
+static int nc_put_text(FILE *f, void *arg)
+{
+	return fputs(arg, f) == EOF ? -1 : 0;
+}
+
+int nc_write_atomic_text(const char *target, const char *text, char *err, size_t errlen)
+{
+	return nc_write_atomic(target, nc_put_text, (void *)text, err, errlen);
+}
