@@ -97,4 +97,13 @@
 	"finish_task_switch.isra.0", "finish_task_switch", \
 	"finish_task_switch.part.0", "finish_task_switch.constprop.0"
 
+/*
+ * do_softirq() is split by the compiler on Debian's 6.1 and 6.12: the
+ * in_interrupt() test stays in do_softirq(), the work goes to
+ * do_softirq.part.0, which __local_bh_enable_ip() (already past that
+ * test) calls directly.  Probing the part catches both callers.
+ */
+#define NC_DO_SOFTIRQ_NAMES \
+	"do_softirq.part.0", "do_softirq"
+
 #endif /* _NETCOST_COMPAT_H */

@@ -84,7 +84,7 @@ static struct nc_hook nc_hooks[] = {
 	 * path through do_softirq(): not attached there)
 	 */
 	NC_KRP(NETCOST_GROUP_SOFTIRQ, nc_krp_do_softirq_entry, nc_krp_do_softirq_ret,
-	       0, "do_softirq"),
+	       0, NC_DO_SOFTIRQ_NAMES),
 	/* softirq time is subtracted from system calls; NET_RX opens NAPI */
 	NC_TP("softirq_entry", NETCOST_GROUP_SOFTIRQ | NETCOST_GROUP_NET |
 	      NETCOST_GROUP_SYSCALL, nc_tp_softirq_entry),
