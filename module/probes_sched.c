@@ -79,7 +79,6 @@ int nc_kp_finish_task_switch(struct kprobe *p, struct pt_regs *regs)
 void nc_tp_sched_waking(void *data, struct task_struct *p)
 {
 	NC_TP_GUARD()
-	u64 now = nc_now();
 	struct nc_task *t;
 	u64 t0;
 
@@ -87,9 +86,10 @@ void nc_tp_sched_waking(void *data, struct task_struct *p)
 		return;
 	t0 = nc_probe_begin(data);
 	t = nc_task_get(p);
-	if (t)
-		cmpxchg(&t->waking, 0, now);
 	nc_probe_end(t0);
+	/* the start of an interval: stamped as the probe's last act */
+	if (t)
+		cmpxchg(&t->waking, 0, nc_now());
 }
 
 void nc_tp_sched_process_exit(void *data, NC_SCHED_PROCESS_EXIT_ARGS)

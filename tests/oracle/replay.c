@@ -641,7 +641,8 @@ static void ev_sched_waking(uint64_t ts, const char *args)
 	if (!t->on_rq && t->kind != K_OTHER && !t->waking) {
 		t->waking = 1;
 		/* netcost stamps at the start of its probe: one probe before ftrace */
-		t->waking_t = (double)ts - (model_hooked(M, "sched_waking") ? M->n_sys - M->n_min : 0);
+		/* the start of an interval: netcost stamps as its probe's last act */
+		t->waking_t = tp_start(ts);
 		t->waking_raw = ts;
 	}
 	t->on_rq = 1;
