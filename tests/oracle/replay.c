@@ -94,6 +94,7 @@ struct task {
 	double sys_t0, sys_h0, sys_s0, sys_o0;
 	uint64_t sys_raw;
 	int thr_open;			/* NIC irq_thread frame */
+	int thr_nest;			/* calls nested in the open run */
 	double thr_t0, thr_h0, thr_o0;
 	uint64_t thr_raw;
 };
@@ -691,6 +692,15 @@ static void ev_thread_entry(uint64_t ts, const char *sym, int pid)
 
 	if (t->kind != K_IRQ_THREAD || !nic_irq(t->irq))
 		return;
+	/*
+	 * A call inside an open run is part of it: since 7.x
+	 * irq_forced_thread_fn() calls irq_thread_fn(), and the run (with
+	 * the NET_RX at its local_bh_enable()) is the outer call.
+	 */
+	if (t->thr_open) {
+		t->thr_nest++;
+		return;
+	}
 	t->thr_open = 1;
 	t->thr_t0 = krp_entry(ts, sym);
 	t->thr_h0 = task_hard(t);
@@ -704,6 +714,10 @@ static void ev_thread_return(int c, uint64_t ts, const char *sym, int pid)
 
 	if (!t->thr_open)
 		return;
+	if (t->thr_nest) {
+		t->thr_nest--;
+		return;
+	}
 	t->thr_open = 0;
 	record(c, ST_IRQ_THREAD,
 	       (krp_return(ts, sym) - t->thr_t0) - (task_hard(t) - t->thr_h0) - (task_off(t) - t->thr_o0),
