@@ -4,7 +4,9 @@
 #   make demo       set up, then run the stock-vs-RT comparison in the lab
 #   make check      set up, then unit tests and lab tests on all lab kernels
 #   make module KDIR=/lib/modules/$(uname -r)/build   one module, any kernel
-#   make lint       W=1 and sparse (C=2) for every lab kernel, -Werror tools
+#   make lint       W=1 and sparse (C=2) for every lab kernel, -Werror tools,
+#                   checkpatch --strict, coccinelle, cppcheck
+#   make reliability  the full reliability figures on every lab kernel
 #   make dkms-install   install the module with DKMS for a real box
 #   tests/lab/run --kernel 6.1-rt -- 'CMD'   run CMD in a lab kernel
 #
@@ -19,21 +21,26 @@ BUILD := $(CURDIR)/build
 KERNEL_SRC := Kbuild $(wildcard module/*.c module/*.h include/*.h include/uapi/*.h)
 
 .PHONY: all setup tools modules module check unit lab demo lint sparse clean \
-	dkms-install install bench bench-gen help
+	dkms-install install bench bench-gen help reliability
 
 all: tools modules
 
 help:
-	@sed -n '2,13s/^# \{0,1\}//p' Makefile
+	@sed -n '2,15s/^# \{0,1\}//p' Makefile
 
 setup:
 	@tests/lab/setup
 
-tools: $(BUILD)/bin/nc-dump-intr $(BUILD)/bin/nc-pty
+tools: $(BUILD)/bin/nc-dump-intr $(BUILD)/bin/nc-pty $(BUILD)/bin/nc-nlfuzz $(BUILD)/bin/nc-dumpcheck
 	@$(MAKE) --no-print-directory -C userspace BUILD=$(BUILD)
 
 # guest-side test tools (tests/lab/tools/), put in the lab image
 $(BUILD)/bin/nc-dump-intr: tests/lab/tools/nc-dump-intr.c include/uapi/netcost.h
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -Wall -Wextra -Werror -Iinclude -o $@ $< $$(pkg-config --libs libmnl)
+
+# reliability tools (tests/lab/tools/, libmnl): hostile netlink, dump consistency
+$(BUILD)/bin/nc-nlfuzz $(BUILD)/bin/nc-dumpcheck: $(BUILD)/bin/%: tests/lab/tools/%.c include/uapi/netcost.h
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -Wall -Wextra -Werror -Iinclude -o $@ $< $$(pkg-config --libs libmnl)
 
@@ -67,6 +74,7 @@ lint: tools
 		$(MAKE) --no-print-directory module-$$k C=2 2>&1 | tee $(BUILD)/lint-$$k.log; \
 		if grep -E 'warning:|error:' $(BUILD)/lint-$$k.log; then echo "lint: $$k not clean" >&2; exit 1; fi; \
 	done; echo "lint: W=1 and sparse clean on $(LAB_KERNELS)"
+	@tests/reliability/lint
 
 unit: tools
 	@$(MAKE) --no-print-directory -C tests/unit BUILD=$(BUILD)
@@ -79,6 +87,12 @@ check: setup
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory lint
 	@LAB_KERNELS="$(LAB_KERNELS)" tests/run-all
+
+# the full reliability figures (issue 10), one boot per kernel; results
+# for Documentation/reliability.md in build/reliability/table.md
+reliability: setup
+	@$(MAKE) --no-print-directory all
+	@tests/reliability/run $(LAB_KERNELS)
 
 demo: setup
 	@$(MAKE) --no-print-directory all

@@ -47,7 +47,7 @@ static unsigned int nc_nr_irqs;
 static void nc_names_bump(void)
 {
 	lockdep_assert_held(&nc_names_mutex);
-	/* the new list is published before its generation */
+	/* the new list is published before its generation: pairs with nc_irq_is_nic() */
 	smp_store_release(&nc_names_gen, nc_nic_gen_next(nc_names_gen));
 }
 
@@ -77,6 +77,7 @@ bool nc_irq_is_nic(int irq, const char *name)
 		return false;
 	if (!READ_ONCE(nc_cfg.nic_irqs_auto))
 		return test_bit(irq, nc_cfg.nic_irqs);
+	/* pairs with nc_names_bump(): the list is at least generation @gen */
 	gen = smp_load_acquire(&nc_names_gen);
 	v = READ_ONCE(nc_irq_verdict[irq]);
 	if (nc_nic_verdict_valid(v, gen))
@@ -133,12 +134,10 @@ static void nc_names_update(const struct net_device *dev, bool add)
 	if (found != UINT_MAX && add && !memcmp(&old->e[found], &e, sizeof(e)))
 		goto out;	/* NETDEV_UP with the same names */
 
+	/* on failure the old list stays: this device's IRQs are not found */
 	new = kmalloc(struct_size(new, e, (old ? old->n : 0) + 1), GFP_KERNEL);
-	if (!new) {
-		pr_warn("netcost: out of memory: NIC IRQs of %s may be missed\n",
-			dev->name);
+	if (!new)
 		goto out;
-	}
 	for (i = 0; old && i < old->n; i++) {
 		if (i != found)
 			new->e[n++] = old->e[i];
