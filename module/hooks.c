@@ -265,6 +265,17 @@ static bool nc_hook_absent(int err)
 	       err == -EOPNOTSUPP;
 }
 
+/*
+ * nc_hook_needed - whether this kernel needs @h at all.  PREEMPT_RT never
+ * runs softirqs from irq_exit_rcu(), so its kretprobe would only cost,
+ * and miss hits: an interrupt that lands while an IRQ thread's kretprobe
+ * handler runs finds a kprobe active on its CPU and is skipped.
+ */
+static bool nc_hook_needed(const struct nc_hook *h)
+{
+	return !(IS_ENABLED(CONFIG_PREEMPT_RT) && h->krp_entry == nc_krp_irq_exit_entry);
+}
+
 /* nc_hooks_restore - back to the attached set @was, after a failure */
 static void nc_hooks_restore(const unsigned long *was)
 {
@@ -315,7 +326,7 @@ int nc_hooks_apply(u32 groups)
 	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++) {
 		struct nc_hook *h = &nc_hooks[i];
 
-		if (!(h->groups & groups) || h->attached)
+		if (!(h->groups & groups) || h->attached || !nc_hook_needed(h))
 			continue;
 		err = nc_hook_attach(h);
 		if (err && (h->groups == NC_G_ALL || !nc_hook_absent(err))) {
