@@ -31,16 +31,14 @@ help:
 setup:
 	@tests/lab/setup
 
-tools: $(BUILD)/bin/nc-dump-intr $(BUILD)/bin/nc-pty $(BUILD)/bin/nc-nlfuzz $(BUILD)/bin/nc-dumpcheck
+LAB_TOOLS := $(patsubst tests/lab/tools/%.c,$(BUILD)/bin/%,$(wildcard tests/lab/tools/*.c))
+
+tools: $(LAB_TOOLS)
 	@$(MAKE) --no-print-directory -C userspace BUILD=$(BUILD)
 
-# guest-side test tools (tests/lab/tools/), put in the lab image
-$(BUILD)/bin/nc-dump-intr: tests/lab/tools/nc-dump-intr.c include/uapi/netcost.h
-	@mkdir -p $(dir $@)
-	$(CC) -O2 -Wall -Wextra -Werror -Iinclude -o $@ $< $$(pkg-config --libs libmnl)
-
-# reliability tools (tests/lab/tools/, libmnl): hostile netlink, dump consistency
-$(BUILD)/bin/nc-nlfuzz $(BUILD)/bin/nc-dumpcheck: $(BUILD)/bin/%: tests/lab/tools/%.c include/uapi/netcost.h
+# guest-side test tools (tests/lab/tools/), put in the lab image; they
+# speak netlink with libmnl, except nc-pty
+$(BUILD)/bin/nc-%: tests/lab/tools/nc-%.c include/uapi/netcost.h
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -Wall -Wextra -Werror -Iinclude -o $@ $< $$(pkg-config --libs libmnl)
 
@@ -74,6 +72,13 @@ lint: tools
 		$(MAKE) --no-print-directory module-$$k C=2 2>&1 | tee $(BUILD)/lint-$$k.log; \
 		if grep -E 'warning:|error:' $(BUILD)/lint-$$k.log; then echo "lint: $$k not clean" >&2; exit 1; fi; \
 	done; echo "lint: W=1 and sparse clean on $(LAB_KERNELS)"
+	@k=$(firstword $(LAB_KERNELS)); \
+	if $(MAKE) --no-print-directory module KDIR="$(call kdir,$(firstword $(LAB_KERNELS)))" \
+		MODULE_OUT=$(BUILD)/module-selftest/$$k NETCOST_PROBE_SELFTEST=y \
+		> $(BUILD)/lint-selftest.log 2>&1 || \
+	   ! grep -q 'incompatible-pointer-types' $(BUILD)/lint-selftest.log; then \
+		echo "lint: a probe of the wrong type built on $$k: probe_types.c checks nothing" >&2; exit 1; \
+	fi; echo "lint: a probe of the wrong type fails to build ($$k), as it must"
 	@tests/reliability/lint
 
 unit: tools

@@ -33,18 +33,20 @@ typedef u32 nc_u32;
 #define NETCOST_HIST_SUB	(1u << NETCOST_HIST_SUB_BITS)
 #define NETCOST_HIST_OVERFLOW	(NETCOST_HIST_BUCKETS - 1)
 
-/* netcost_hist_index - the bucket a value falls into */
+/*
+ * netcost_hist_index - the bucket a value falls into, with no branch and
+ * no division (it runs in every probe that records): v | SUB makes the
+ * top bit at least SUB_BITS, which puts 0 .. SUB-1 in group 0 once the
+ * (v < SUB) term takes one group off; the overflow bucket is a min().
+ */
 static inline nc_u32 netcost_hist_index(nc_u64 v)
 {
-	int msb;
+	int msb = nc_fls64(v | NETCOST_HIST_SUB) - 1;
+	nc_u32 g = (nc_u32)(msb - NETCOST_HIST_SUB_BITS + 1) - (v < NETCOST_HIST_SUB);
+	nc_u32 i = (g << NETCOST_HIST_SUB_BITS) +
+		   (nc_u32)((v >> (msb - NETCOST_HIST_SUB_BITS)) & (NETCOST_HIST_SUB - 1));
 
-	if (v < NETCOST_HIST_SUB)
-		return (nc_u32)v;
-	msb = nc_fls64(v) - 1;
-	if (msb >= NETCOST_HIST_MAX_BITS)
-		return NETCOST_HIST_OVERFLOW;
-	return ((nc_u32)(msb - NETCOST_HIST_SUB_BITS + 1) << NETCOST_HIST_SUB_BITS) +
-	       (nc_u32)((v >> (msb - NETCOST_HIST_SUB_BITS)) & (NETCOST_HIST_SUB - 1));
+	return i < NETCOST_HIST_OVERFLOW ? i : NETCOST_HIST_OVERFLOW;
 }
 
 /* netcost_hist_lo - the lowest value of bucket @i, inclusive */

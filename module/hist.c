@@ -6,10 +6,12 @@
  * interrupt a softirq probe).  Every update is a single this_cpu
  * operation, so nesting never loses an increment; a stage's event count
  * is the sum of its buckets, so count and buckets always agree.  Each
- * histogram carries a sequence number, odd while an update runs, which
- * lets the netlink reader on another CPU take a consistent copy without
- * a lock (the retry loop of nc_hist_copy(), after osnoise's
- * get_int_safe_duration()).  No netlink here.
+ * histogram carries one sequence number per context level (task,
+ * softirq, hardirq, NMI), odd while an update of that level runs: a
+ * nested writer uses its own, so the outer one's stays odd until the
+ * outer update is done, and the netlink reader on another CPU takes a
+ * consistent copy without a lock when all four were even and unchanged
+ * (the retry loop of nc_hist_copy()).  No netlink here.
  */
 #include <linux/cpu.h>
 #include <linux/ktime.h>
@@ -27,46 +29,58 @@ atomic_t nc_generation = ATOMIC_INIT(1);
 u64 nc_reset_ns;		/* ns, ktime_get_ns() */
 u64 nc_reset_cycles;		/* cycles */
 
-/* Which group a stage belongs to: disabled groups record nothing. */
-static const u32 nc_stage_group[__NETCOST_STAGE_MAX] = {
-	[NETCOST_STAGE_HARDIRQ]		= NETCOST_GROUP_IRQ,
-	[NETCOST_STAGE_HARDIRQ_OTHER]	= NETCOST_GROUP_IRQ,
-	[NETCOST_STAGE_SOFTIRQ_NET_RX]	= NETCOST_GROUP_SOFTIRQ,
-	[NETCOST_STAGE_SOFTIRQ_NET_TX]	= NETCOST_GROUP_SOFTIRQ,
-	[NETCOST_STAGE_SOFTIRQ_OTHER]	= NETCOST_GROUP_SOFTIRQ,
-	[NETCOST_STAGE_IRQ_THREAD]	= NETCOST_GROUP_IRQ,
-	[NETCOST_STAGE_NAPI_POLL]	= NETCOST_GROUP_NET,
-	[NETCOST_STAGE_NAPI_POLL_WORK]	= NETCOST_GROUP_NET,
-	[NETCOST_STAGE_RX_SKB]		= NETCOST_GROUP_NET,
-	[NETCOST_STAGE_TX_XMIT]		= NETCOST_GROUP_NET,
-	[NETCOST_STAGE_CTX_SWITCH]	= NETCOST_GROUP_SCHED,
-	[NETCOST_STAGE_WAKEUP_LATENCY]	= NETCOST_GROUP_SCHED,
-	[NETCOST_STAGE_SYSCALL_RX]	= NETCOST_GROUP_SYSCALL,
-	[NETCOST_STAGE_SYSCALL_TX]	= NETCOST_GROUP_SYSCALL,
-	[NETCOST_STAGE_HARDIRQ_VECTORS]	= NETCOST_GROUP_IRQ,
+/*
+ * What each stage's figures are (INFO and STATS send it): only top-level
+ * stages add up to a packet's total; nested ones run inside them.
+ */
+const u8 nc_stage_role[__NETCOST_STAGE_MAX] = {
+	[NETCOST_STAGE_HARDIRQ]		= NETCOST_ROLE_TOP,
+	[NETCOST_STAGE_HARDIRQ_OTHER]	= NETCOST_ROLE_OTHER,
+	[NETCOST_STAGE_SOFTIRQ_NET_RX]	= NETCOST_ROLE_TOP,
+	[NETCOST_STAGE_SOFTIRQ_NET_TX]	= NETCOST_ROLE_TOP,
+	[NETCOST_STAGE_SOFTIRQ_OTHER]	= NETCOST_ROLE_OTHER,
+	[NETCOST_STAGE_IRQ_THREAD]	= NETCOST_ROLE_TOP,
+	[NETCOST_STAGE_NAPI_POLL]	= NETCOST_ROLE_NESTED,
+	[NETCOST_STAGE_NAPI_POLL_WORK]	= NETCOST_ROLE_COUNT,
+	[NETCOST_STAGE_RX_SKB]		= NETCOST_ROLE_NESTED,
+	[NETCOST_STAGE_TX_XMIT]		= NETCOST_ROLE_NESTED,
+	[NETCOST_STAGE_CTX_SWITCH]	= NETCOST_ROLE_TOP,
+	[NETCOST_STAGE_WAKEUP_LATENCY]	= NETCOST_ROLE_WAITING,
+	[NETCOST_STAGE_SYSCALL_RX]	= NETCOST_ROLE_TOP,
+	[NETCOST_STAGE_SYSCALL_TX]	= NETCOST_ROLE_TOP,
+	[NETCOST_STAGE_HARDIRQ_VECTORS]	= NETCOST_ROLE_OTHER,
 };
 
-/* nc_recording - whether this CPU records now (config: on, CPU in mask) */
-static inline bool nc_recording(void)
+/*
+ * nc_rec_update - fold the configuration (recording, CPU mask, groups)
+ * into each CPU's one word, nc_cpu.rec, which is all a probe reads to
+ * know whether it records: NC_REC_ON plus the groups while this CPU
+ * records, else 0.  Process context, after any change.
+ */
+void nc_rec_update(void)
 {
-	return READ_ONCE(nc_cfg.recording) &&
-	       cpumask_test_cpu(smp_processor_id(), nc_cfg.cpus);
+	bool on = READ_ONCE(nc_cfg.recording);
+	u32 groups = READ_ONCE(nc_cfg.groups);
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		WRITE_ONCE(per_cpu(nc_cpu, cpu).rec,
+			   on && cpumask_test_cpu(cpu, nc_cfg.cpus) ?
+			   groups | NC_REC_ON : 0);
 }
 
 /*
- * nc_record - add one event of @value to @stage on this CPU.
- * Called from probes, in any context, with preemption disabled.
+ * __nc_record - add one event of @value to @stage on this CPU, which
+ * records it (nc_record() checked).  Called from probes, in any context,
+ * with preemption disabled.
  */
-void nc_record(enum netcost_stage stage, u64 value)
+void __nc_record(enum netcost_stage stage, u64 value)
 {
-	struct nc_hist __percpu *h;
+	struct nc_hist __percpu *h = nc_hists[stage];
+	int level = interrupt_context_level();
 	u64 old, prev;
 
-	if (!(READ_ONCE(nc_cfg.groups) & nc_stage_group[stage]) || !nc_recording())
-		return;
-
-	h = nc_hists[stage];
-	this_cpu_inc(h->seq);
+	this_cpu_inc(h->seq[level]);
 	smp_wmb();	/* seq odd before the data moves */
 	this_cpu_inc(h->buckets[netcost_hist_index(value)]);
 	this_cpu_add(h->sum, value);
@@ -86,34 +100,33 @@ void nc_record(enum netcost_stage stage, u64 value)
 		old = prev;
 	}
 	smp_wmb();	/* data in place before seq turns even */
-	this_cpu_inc(h->seq);
-}
-
-/* nc_count - add @n to counter @ctr on this CPU */
-void nc_count(enum netcost_counter ctr, u64 n)
-{
-	if (!nc_recording())
-		return;
-	this_cpu_add(nc_ctrs->counters[ctr], n);
+	this_cpu_inc(h->seq[level]);
 }
 
 /*
- * nc_hist_copy - take a consistent copy of one histogram of another CPU.
- * Retries while a writer runs; after 16 tries it keeps the last copy,
- * which is at worst one event off in sum/min/max (never in the buckets).
+ * nc_hist_copy - take a consistent copy of one histogram of another CPU:
+ * every level's sequence even, and unchanged across the copy.  Retries
+ * while a writer runs; after 16 tries it keeps the last copy, which is at
+ * worst one event off in sum/min/max (never in the buckets).
  */
 static void nc_hist_copy(const struct nc_hist *src, struct nc_hist *dst)
 {
-	int tries = 16;
-	u32 s1, s2;
+	u32 s1[NC_LEVELS], s2[NC_LEVELS];
+	int tries = 16, i;
+	bool busy;
 
 	do {
-		s1 = READ_ONCE(src->seq);
+		busy = false;
+		for (i = 0; i < NC_LEVELS; i++)
+			s1[i] = READ_ONCE(src->seq[i]);
 		smp_rmb();
 		memcpy(dst, src, sizeof(*dst));
 		smp_rmb();
-		s2 = READ_ONCE(src->seq);
-	} while ((s1 != s2 || (s1 & 1)) && --tries);
+		for (i = 0; i < NC_LEVELS; i++) {
+			s2[i] = READ_ONCE(src->seq[i]);
+			busy |= s1[i] != s2[i] || (s1[i] & 1);
+		}
+	} while (busy && --tries);
 }
 
 /* nc_stats_copy - copy one CPU's statistics for the netlink reader */
@@ -138,14 +151,16 @@ void nc_stats_copy(int cpu, struct nc_cpu_stats *dst)
  */
 static void nc_stats_reset_cpu(void *unused)
 {
-	int i;
+	u32 seq[NC_LEVELS];
+	int i, l;
 
 	for (i = 0; i < __NETCOST_STAGE_MAX; i++) {
 		struct nc_hist *h = this_cpu_ptr(nc_hists[i]);
-		u32 seq = h->seq;
 
+		memcpy(seq, h->seq, sizeof(seq));
 		memset(h, 0, sizeof(*h));
-		h->seq = seq + 2;
+		for (l = 0; l < NC_LEVELS; l++)
+			h->seq[l] = seq[l] + 2;
 	}
 	memset(this_cpu_ptr(nc_ctrs)->counters, 0, sizeof(nc_ctrs->counters));
 }

@@ -35,6 +35,7 @@ struct nc_hook {
 	struct kprobe kp;
 	struct kretprobe krp;
 	const char *sym;		/* the symbol that registered */
+	bool optional;			/* may be missing even when NC_G_ALL */
 	bool attached;
 	bool failed;			/* last attach failed (name kept) */
 	u64 __percpu *hits;
@@ -45,18 +46,37 @@ struct nc_hook {
 #define NC_TP(_name, _groups, _probe) \
 	{ .name = _name, .kind = NETCOST_HOOK_TRACEPOINT, .groups = _groups, \
 	  .probe = _probe }
+/* a tracepoint that not every kernel or configuration has */
+#define NC_TPO(_name, _groups, _probe) \
+	{ .name = _name, .kind = NETCOST_HOOK_TRACEPOINT, .groups = _groups, \
+	  .probe = _probe, .optional = true }
+#define NC_VEC(_v) \
+	NC_TPO(_v "_entry", NC_G_ALL, nc_tp_vector_entry), \
+	NC_TPO(_v "_exit", NC_G_ALL, nc_tp_vector_exit)
 #define NC_KRP(_groups, _entry, _ret, _data, ...) \
 	{ .syms = { __VA_ARGS__, NULL }, .kind = NETCOST_HOOK_KRETPROBE, \
 	  .groups = _groups, .krp_entry = _entry, .krp_ret = _ret, \
 	  .krp_data = _data }
 #define NC_KP(_groups, _handler, ...) \
 	{ .syms = { __VA_ARGS__, NULL }, .kind = NETCOST_HOOK_KPROBE, \
-	  .groups = _groups, .kp_handler = _handler }
+	  .groups = _groups, .kp_handler = _handler, .optional = true }
 
 static struct nc_hook nc_hooks[] = {
-	/* hardirq time is subtracted from every other stage */
+	/* interrupt time is subtracted from every other stage */
 	NC_TP("irq_handler_entry", NC_G_ALL, nc_tp_irq_handler_entry),
 	NC_TP("irq_handler_exit", NC_G_ALL, nc_tp_irq_handler_exit),
+	NC_VEC("local_timer"),
+	NC_VEC("reschedule"),
+	NC_VEC("call_function"),
+	NC_VEC("call_function_single"),
+	NC_VEC("irq_work"),
+	NC_VEC("x86_platform_ipi"),
+	NC_VEC("spurious_apic"),
+	NC_VEC("error_apic"),
+	NC_VEC("thermal_apic"),
+	NC_VEC("threshold_apic"),
+	NC_VEC("deferred_error_apic"),
+	NC_TPO("nmi_handler", NC_G_ALL, nc_tp_nmi_handler),
 	NC_KRP(NETCOST_GROUP_IRQ, nc_krp_irq_thread_entry, nc_krp_irq_thread_ret,
 	       sizeof(struct nc_irq_thread_run), "irq_forced_thread_fn"),
 	NC_KRP(NETCOST_GROUP_IRQ, nc_krp_irq_thread_entry, nc_krp_irq_thread_ret,
@@ -73,16 +93,25 @@ static struct nc_hook nc_hooks[] = {
 	NC_TP("netif_receive_skb_entry", NETCOST_GROUP_NET, nc_tp_rx_entry),
 	NC_TP("napi_gro_receive_entry", NETCOST_GROUP_NET, nc_tp_rx_entry),
 	NC_TP("netif_rx_entry", NETCOST_GROUP_NET, nc_tp_rx_entry),
+	NC_TP("napi_gro_frags_entry", NETCOST_GROUP_NET, nc_tp_rx_entry),
 	NC_TP("netif_receive_skb_exit", NETCOST_GROUP_NET, nc_tp_rx_exit),
 	NC_TP("napi_gro_receive_exit", NETCOST_GROUP_NET, nc_tp_rx_exit),
 	NC_TP("netif_rx_exit", NETCOST_GROUP_NET, nc_tp_rx_exit),
+	NC_TP("napi_gro_frags_exit", NETCOST_GROUP_NET, nc_tp_rx_exit),
+	NC_TP("netif_receive_skb_list_entry", NETCOST_GROUP_NET, nc_tp_rx_list_entry),
+	NC_TP("netif_receive_skb_list_exit", NETCOST_GROUP_NET, nc_tp_rx_list_exit),
 	NC_TP("net_dev_start_xmit", NETCOST_GROUP_NET, nc_tp_start_xmit),
 	NC_TP("net_dev_xmit", NETCOST_GROUP_NET, nc_tp_xmit),
-	/* frames pause while their task is off CPU: needed by all */
+	/*
+	 * frames pause while their task is off CPU, from sched_switch to
+	 * finish_task_switch(): needed by all (without the kprobe, frames
+	 * resume at sched_switch and the switch is charged to them too)
+	 */
 	NC_TP("sched_switch", NC_G_ALL, nc_tp_sched_switch),
+	NC_KP(NC_G_ALL, nc_kp_finish_task_switch, NC_FINISH_TASK_SWITCH_NAMES),
 	NC_TP("sched_waking", NETCOST_GROUP_SCHED, nc_tp_sched_waking),
-	NC_KP(NETCOST_GROUP_SCHED, nc_kp_finish_task_switch,
-	      NC_FINISH_TASK_SWITCH_NAMES),
+	/* frees the task-table slot of an exiting task */
+	NC_TP("sched_process_exit", NC_G_ALL, nc_tp_sched_process_exit),
 	NC_TP("sys_enter", NETCOST_GROUP_SYSCALL, nc_tp_sys_enter),
 	NC_TP("sys_exit", NETCOST_GROUP_SYSCALL, nc_tp_sys_exit),
 };
@@ -245,6 +274,8 @@ static void nc_frames_reset(void)
 		struct nc_cpu *c = per_cpu_ptr(&nc_cpu, cpu);
 
 		WRITE_ONCE(c->hardirq_start, 0);
+		WRITE_ONCE(c->vector_start, 0);
+		WRITE_ONCE(c->rx_skip, 0);
 		WRITE_ONCE(c->switch_start, 0);
 		WRITE_ONCE(c->irq_exit_depth, 0);
 		WRITE_ONCE(c->softirq.depth, 0);
@@ -252,6 +283,22 @@ static void nc_frames_reset(void)
 		WRITE_ONCE(c->rx.depth, 0);
 		WRITE_ONCE(c->tx.depth, 0);
 	}
+	nc_tasks_flush();
+}
+
+bool nc_resume_in_fts;
+
+/* nc_resume_in_fts_update - whether the finish_task_switch kprobe is on */
+static void nc_resume_in_fts_update(void)
+{
+	bool on = false;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++) {
+		if (nc_hooks[i].kp_handler == nc_kp_finish_task_switch)
+			on = nc_hooks[i].attached;
+	}
+	WRITE_ONCE(nc_resume_in_fts, on);
 }
 
 /*
@@ -294,6 +341,7 @@ static void nc_hooks_restore(const unsigned long *was)
 			       nc_hook_name(h));
 	}
 	nc_frames_reset();
+	nc_resume_in_fts_update();
 }
 
 /*
@@ -329,7 +377,7 @@ int nc_hooks_apply(u32 groups)
 		if (!(h->groups & groups) || h->attached || !nc_hook_needed(h))
 			continue;
 		err = nc_hook_attach(h);
-		if (err && (h->groups == NC_G_ALL || !nc_hook_absent(err))) {
+		if (err && ((h->groups == NC_G_ALL && !h->optional) || !nc_hook_absent(err))) {
 			pr_err("netcost: cannot attach %s: %d; restoring the previous hooks\n",
 			       nc_hook_name(h), err);
 			nc_hooks_restore(was);
@@ -342,6 +390,7 @@ int nc_hooks_apply(u32 groups)
 	}
 	if (changed)
 		nc_frames_reset();
+	nc_resume_in_fts_update();
 	return 0;
 }
 
@@ -375,6 +424,7 @@ void nc_hooks_exit(void)
 	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++)
 		nc_hook_detach(&nc_hooks[i]);
 	tracepoint_synchronize_unregister();
+	WRITE_ONCE(nc_resume_in_fts, false);
 	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++)
 		free_percpu(nc_hooks[i].hits);
 }

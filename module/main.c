@@ -83,6 +83,7 @@ static int __init netcost_init(void)
 	err = nc_hooks_init();
 	if (err)
 		goto err_irq;
+	nc_rec_update();
 	err = nc_hooks_apply(nc_cfg.groups);
 	if (err)
 		goto err_hooks;

@@ -22,7 +22,7 @@
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/types.h>
-#include <asm/timex.h>
+#include <linux/timex.h>
 
 #include "uapi/netcost.h"
 
@@ -42,8 +42,17 @@ extern bool nc_open_read;
 
 /* ---- per-CPU statistics (hist.c) ---- */
 
+/*
+ * Writers of one CPU nest (a hardirq probe interrupts a softirq probe),
+ * so one sequence count would turn even in the middle of the outer
+ * update.  Each context level (task, softirq, hardirq, NMI) has its own:
+ * a level cannot nest in itself, and a reader's copy is consistent when
+ * all four were even and unchanged across it.
+ */
+#define NC_LEVELS	4
+
 struct nc_hist {
-	u32 seq;			/* odd while an update runs */
+	u32 seq[NC_LEVELS];		/* odd while an update of that level runs */
 	u64 sum;			/* in the stage's unit */
 	u64 min_inv;			/* ~min: zeroed memory = no event yet */
 	u64 max;
@@ -72,11 +81,13 @@ extern atomic_t nc_generation;
 extern u64 nc_reset_ns;
 extern u64 nc_reset_cycles;
 
+extern const u8 nc_stage_role[__NETCOST_STAGE_MAX];
+
 int nc_stats_init(void);
 void nc_stats_exit(void);
 void nc_stats_reset(void);
-void nc_record(enum netcost_stage stage, u64 value);
-void nc_count(enum netcost_counter ctr, u64 n);
+void nc_rec_update(void);
+void __nc_record(enum netcost_stage stage, u64 value);
 void nc_stats_copy(int cpu, struct nc_cpu_stats *dst);
 u32 nc_probe_cost(void);
 
@@ -89,22 +100,44 @@ struct nc_frame {
 	u64 hard_snap;			/* hard_total when last resumed */
 	u64 out_at;			/* cycles: owner switched out, or 0 */
 	int depth;			/* 0 = no frame open */
+	bool list;			/* rx: opened by a list entry */
+};
+
+/*
+ * A timestamp and the interrupt totals it is compared with, read as one
+ * unit (nc_stamp()): time in an interrupt that lands between the reads
+ * would otherwise be subtracted without being inside the interval.
+ */
+struct nc_stamp {
+	u64 now;			/* cycles */
+	u64 hard;			/* hard_total at @now */
+	u64 soft;			/* soft_total at @now */
 };
 
 enum nc_softirq_ctx {
 	NC_IN_IRQ_EXIT,
 	NC_IN_KSOFTIRQD,
 	NC_IN_IRQ_THREAD,
+	NC_IN_OTHER_IRQ_THREAD,
 	NC_IN_TASK_BH_ENABLE,
 };
 
+/* nc_cpu.rec: this CPU records (with the NETCOST_GROUP_* bits below) */
+#define NC_REC_ON	BIT(31)
+
 struct nc_cpu {
-	u64 hard_total;			/* cycles in hardirq handlers */
+	u32 rec;			/* NC_REC_ON | groups, or 0 (nc_rec_update) */
+	u64 hard_total;			/* cycles in hardirq handlers, vectors, NMIs */
 	u64 soft_total;			/* net cycles in softirqs */
 	u64 hardirq_start;		/* cycles, 0 = none open */
 	int hardirq_irq;
 	bool hardirq_nic;
+	u64 hardirq_hard;		/* hard_total at hardirq_start (NMIs) */
+	u64 vector_start;		/* cycles, 0 = no system vector open */
+	u64 vector_hard;		/* hard_total at vector_start (NMIs) */
 	int irq_exit_depth;		/* inside irq_exit_rcu() */
+	struct task_struct *rx_skip_owner; /* loopback rx entries being skipped */
+	int rx_skip;
 	struct nc_frame softirq;
 	unsigned int softirq_vec;
 	enum nc_softirq_ctx softirq_ctx;
@@ -121,15 +154,104 @@ static inline struct nc_cpu *this_nc_cpu(void)
 	return this_cpu_ptr(&nc_cpu);
 }
 
+/* Which group a stage belongs to: disabled groups record nothing. */
+static const u32 nc_stage_group[__NETCOST_STAGE_MAX] __maybe_unused = {
+	[NETCOST_STAGE_HARDIRQ]		= NETCOST_GROUP_IRQ,
+	[NETCOST_STAGE_HARDIRQ_OTHER]	= NETCOST_GROUP_IRQ,
+	[NETCOST_STAGE_SOFTIRQ_NET_RX]	= NETCOST_GROUP_SOFTIRQ,
+	[NETCOST_STAGE_SOFTIRQ_NET_TX]	= NETCOST_GROUP_SOFTIRQ,
+	[NETCOST_STAGE_SOFTIRQ_OTHER]	= NETCOST_GROUP_SOFTIRQ,
+	[NETCOST_STAGE_IRQ_THREAD]	= NETCOST_GROUP_IRQ,
+	[NETCOST_STAGE_NAPI_POLL]	= NETCOST_GROUP_NET,
+	[NETCOST_STAGE_NAPI_POLL_WORK]	= NETCOST_GROUP_NET,
+	[NETCOST_STAGE_RX_SKB]		= NETCOST_GROUP_NET,
+	[NETCOST_STAGE_TX_XMIT]		= NETCOST_GROUP_NET,
+	[NETCOST_STAGE_CTX_SWITCH]	= NETCOST_GROUP_SCHED,
+	[NETCOST_STAGE_WAKEUP_LATENCY]	= NETCOST_GROUP_SCHED,
+	[NETCOST_STAGE_SYSCALL_RX]	= NETCOST_GROUP_SYSCALL,
+	[NETCOST_STAGE_SYSCALL_TX]	= NETCOST_GROUP_SYSCALL,
+	[NETCOST_STAGE_HARDIRQ_VECTORS]	= NETCOST_GROUP_IRQ,
+};
+
+/*
+ * Which group a counter belongs to; NC_REC_ON: always counted while
+ * recording.  A disabled group counts nothing, as it records nothing.
+ */
+static const u32 nc_ctr_group[__NETCOST_CTR_MAX] __maybe_unused = {
+	[NETCOST_CTR_RX_PACKETS]			= NETCOST_GROUP_NET,
+	[NETCOST_CTR_TX_PACKETS]			= NETCOST_GROUP_NET,
+	[NETCOST_CTR_NAPI_BUDGET_EXHAUSTED]		= NETCOST_GROUP_NET,
+	[NETCOST_CTR_NIC_IRQS]				= NETCOST_GROUP_IRQ,
+	[NETCOST_CTR_CTX_SWITCHES]			= NETCOST_GROUP_SCHED,
+	[NETCOST_CTR_CTX_SWITCHES_IRQ_THREAD]		= NETCOST_GROUP_SCHED,
+	[NETCOST_CTR_CTX_SWITCHES_KSOFTIRQD]		= NETCOST_GROUP_SCHED,
+	[NETCOST_CTR_NET_RX_IN_IRQ_EXIT]		= NETCOST_GROUP_SOFTIRQ,
+	[NETCOST_CTR_NET_RX_IN_IRQ_EXIT_CYCLES]		= NETCOST_GROUP_SOFTIRQ,
+	[NETCOST_CTR_NET_RX_IN_KSOFTIRQD]		= NETCOST_GROUP_SOFTIRQ,
+	[NETCOST_CTR_NET_RX_IN_KSOFTIRQD_CYCLES]	= NETCOST_GROUP_SOFTIRQ,
+	[NETCOST_CTR_NET_RX_IN_IRQ_THREAD]		= NETCOST_GROUP_SOFTIRQ,
+	[NETCOST_CTR_NET_RX_IN_IRQ_THREAD_CYCLES]	= NETCOST_GROUP_SOFTIRQ,
+	[NETCOST_CTR_NET_RX_IN_OTHER_IRQ_THREAD]	= NETCOST_GROUP_SOFTIRQ,
+	[NETCOST_CTR_NET_RX_IN_OTHER_IRQ_THREAD_CYCLES]	= NETCOST_GROUP_SOFTIRQ,
+	[NETCOST_CTR_NET_RX_IN_TASK_BH_ENABLE]		= NETCOST_GROUP_SOFTIRQ,
+	[NETCOST_CTR_NET_RX_IN_TASK_BH_ENABLE_CYCLES]	= NETCOST_GROUP_SOFTIRQ,
+	[NETCOST_CTR_TASK_TABLE_FULL]			= NC_REC_ON,
+	[NETCOST_CTR_PROBE_HITS]			= NC_REC_ON,
+	[NETCOST_CTR_CLAMPED_NEGATIVE]			= NC_REC_ON,
+};
+
+/*
+ * nc_record - add one event of @value to @stage on this CPU, if this CPU
+ * records the stage's group.  The check is inline: a stage's group is
+ * known at compile time, and most probe hits that record nothing stop
+ * at one per-CPU read.
+ */
+static __always_inline void nc_record(enum netcost_stage stage, u64 value)
+{
+	if (this_cpu_read(nc_cpu.rec) & nc_stage_group[stage])
+		__nc_record(stage, value);
+}
+
+/* nc_count - add @n to counter @ctr on this CPU, if it counts it */
+static __always_inline void nc_count(enum netcost_counter ctr, u64 n)
+{
+	if (this_cpu_read(nc_cpu.rec) & nc_ctr_group[ctr])
+		this_cpu_add(nc_ctrs->counters[ctr], n);
+}
+
 static inline u64 nc_now(void)
 {
 	return get_cycles();
 }
 
-void nc_frame_begin(struct nc_frame *f, struct nc_cpu *c, u64 now);
-u64 nc_frame_end(struct nc_frame *f, struct nc_cpu *c, u64 now);
-void nc_frames_switch(struct nc_cpu *c, struct task_struct *prev,
-		      struct task_struct *next, u64 now);
+/*
+ * nc_stamp - read the clock and this CPU's interrupt totals as one unit:
+ * retry while an interrupt moved a total in between, as osnoise's
+ * get_int_safe_duration() does.
+ */
+static inline void nc_stamp(struct nc_cpu *c, struct nc_stamp *st)
+{
+	u64 hard, soft;
+
+	do {
+		hard = READ_ONCE(c->hard_total);
+		soft = READ_ONCE(c->soft_total);
+		barrier();
+		st->now = nc_now();
+		barrier();
+	} while (hard != READ_ONCE(c->hard_total) ||
+		 soft != READ_ONCE(c->soft_total));
+	st->hard = hard;
+	st->soft = soft;
+}
+
+u64 nc_net(u64 end, u64 start, u64 excl);
+void nc_frame_begin(struct nc_frame *f, const struct nc_stamp *st);
+u64 nc_frame_end(struct nc_frame *f, const struct nc_stamp *st);
+void nc_frames_pause(struct nc_cpu *c, struct task_struct *prev,
+		     const struct nc_stamp *st);
+void nc_frames_resume(struct nc_cpu *c, struct task_struct *next,
+		      const struct nc_stamp *st);
 
 /* ---- task table (tasks.c) ---- */
 
@@ -158,17 +280,30 @@ struct nc_task {
 	);
 };
 
+extern unsigned int nc_task_slots;
+
 int nc_tasks_init(void);
 void nc_tasks_exit(void);
 enum nc_task_kind nc_task_kind(const struct task_struct *p);
 struct nc_task *nc_task_find(struct task_struct *p);
 struct nc_task *nc_task_get(struct task_struct *p);
 void nc_task_put(struct nc_task *t);
-void nc_task_settle(struct nc_task *t, struct nc_cpu *c);
-void nc_task_switch(struct nc_cpu *c, struct task_struct *prev,
-		    struct task_struct *next, u64 now);
+void nc_task_release(struct task_struct *p);
+void nc_tasks_flush(void);
+unsigned int nc_tasks_used(void);
+void nc_task_settle(struct nc_task *t, const struct nc_stamp *st);
+void nc_task_pause(struct task_struct *prev, const struct nc_stamp *st);
+void nc_task_resume(struct task_struct *next, const struct nc_stamp *st);
+void nc_task_switched_in(struct task_struct *next, u64 now);
 
 /* ---- hooks (hooks.c) ---- */
+
+/*
+ * Task frames resume where the context switch ends, in the
+ * finish_task_switch() kprobe; without that kprobe (its symbol not
+ * found), at sched_switch.
+ */
+extern bool nc_resume_in_fts;
 
 int nc_hooks_init(void);
 int nc_hooks_apply(u32 groups);
@@ -218,6 +353,12 @@ void nc_tp_xmit(void *data, struct sk_buff *skb, int rc,
 void nc_tp_sched_switch(void *data, bool preempt, struct task_struct *prev,
 			struct task_struct *next, unsigned int prev_state);
 void nc_tp_sched_waking(void *data, struct task_struct *p);
+void nc_tp_sched_process_exit(void *data, struct task_struct *p);
+void nc_tp_vector_entry(void *data, int vector);
+void nc_tp_vector_exit(void *data, int vector);
+void nc_tp_nmi_handler(void *data, void *handler, s64 delta_ns, int handled);
+void nc_tp_rx_list_entry(void *data, const struct sk_buff *skb);
+void nc_tp_rx_list_exit(void *data, int ret);
 void nc_tp_sys_enter(void *data, struct pt_regs *regs, long id);
 void nc_tp_sys_exit(void *data, struct pt_regs *regs, long ret);
 

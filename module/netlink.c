@@ -93,6 +93,38 @@ err_free:
 
 /* ---- INFO ---- */
 
+static int nc_stage_id_put(struct sk_buff *skb, int id);
+
+/* nc_stages_size - room for INFO's NETCOST_A_STAGE nests */
+static size_t nc_stages_size(void)
+{
+	return __NETCOST_STAGE_MAX *
+	       (nla_total_size(0) +				/* NETCOST_A_STAGE */
+		nla_total_size(sizeof(u32)) +			/* _ID */
+		nla_total_size(32) +				/* _NAME */
+		nla_total_size(sizeof(u8)) +			/* _UNIT */
+		nla_total_size(sizeof(u8)));			/* _ROLE */
+}
+
+/* nc_stages_put - what every stage is, without figures */
+static int nc_stages_put(struct sk_buff *msg)
+{
+	struct nlattr *nest;
+	int id;
+
+	for (id = 0; id < __NETCOST_STAGE_MAX; id++) {
+		nest = nla_nest_start(msg, NETCOST_A_STAGE);
+		if (!nest)
+			return -EMSGSIZE;
+		if (nc_stage_id_put(msg, id)) {
+			nla_nest_cancel(msg, nest);
+			return -EMSGSIZE;
+		}
+		nla_nest_end(msg, nest);
+	}
+	return 0;
+}
+
 static size_t nc_info_size(void)
 {
 	return nla_total_size(sizeof(NETCOST_VERSION)) +	/* VERSION */
@@ -108,7 +140,10 @@ static size_t nc_info_size(void)
 	       nla_total_size(sizeof(u32)) +			/* MEM_PER_CPU */
 	       4 * nla_total_size_64bit(sizeof(u64)) +		/* RESET/NOW NS/CYCLES */
 	       nla_total_size(sizeof(u32)) +			/* GENERATION */
+	       nla_total_size(sizeof(u32)) +			/* TASK_SLOTS */
+	       nla_total_size(sizeof(u32)) +			/* TASK_SLOTS_USED */
 	       nc_config_size() +				/* CONFIG */
+	       nc_stages_size() +				/* STAGE */
 	       nc_hooks_size();					/* HOOK */
 }
 
@@ -138,9 +173,11 @@ static int nc_info_fill(struct sk_buff *msg, const struct genl_info *info,
 	    nla_put_u64_64bit(msg, NETCOST_A_RESET_CYCLES, READ_ONCE(nc_reset_cycles),
 			      NETCOST_A_PAD) ||
 	    nla_put_u64_64bit(msg, NETCOST_A_NOW_CYCLES, get_cycles(), NETCOST_A_PAD) ||
-	    nla_put_u32(msg, NETCOST_A_GENERATION, atomic_read(&nc_generation)))
+	    nla_put_u32(msg, NETCOST_A_GENERATION, atomic_read(&nc_generation)) ||
+	    nla_put_u32(msg, NETCOST_A_TASK_SLOTS, nc_task_slots) ||
+	    nla_put_u32(msg, NETCOST_A_TASK_SLOTS_USED, nc_tasks_used()))
 		goto err_cancel;
-	if (nc_config_put(msg))
+	if (nc_config_put(msg) || nc_stages_put(msg))
 		goto err_cancel;
 	if (with_hooks && nc_hooks_put(msg))
 		goto err_cancel;
@@ -281,6 +318,7 @@ static int nc_cmd_config_set(struct sk_buff *skb, struct genl_info *info)
 	nc_irq_config_changed();
 	if (cpus)
 		cpumask_copy(nc_cfg.cpus, cpus);
+	nc_rec_update();
 	if (tb[NETCOST_CFG_A_RECORDING])
 		nc_set_recording(!!nla_get_u8(tb[NETCOST_CFG_A_RECORDING]));
 	err = 0;
@@ -297,6 +335,7 @@ out:
 noinline void nc_set_recording(bool on)
 {
 	WRITE_ONCE(nc_cfg.recording, on);
+	nc_rec_update();
 }
 
 /* ---- STATS dump ---- */
@@ -354,6 +393,18 @@ static int nc_bucket_put(struct sk_buff *skb, u32 i, u64 count)
 	return 0;
 }
 
+/* nc_stage_id_put - what a stage is: id, name, unit and role */
+static int nc_stage_id_put(struct sk_buff *skb, int id)
+{
+	if (nla_put_u32(skb, NETCOST_STAGE_A_ID, id) ||
+	    nla_put_string(skb, NETCOST_STAGE_A_NAME, netcost_stage_names[id]) ||
+	    nla_put_u8(skb, NETCOST_STAGE_A_UNIT, id == NETCOST_STAGE_NAPI_POLL_WORK ?
+		       NETCOST_UNIT_PACKETS : NETCOST_UNIT_CYCLES) ||
+	    nla_put_u8(skb, NETCOST_STAGE_A_ROLE, nc_stage_role[id]))
+		return -EMSGSIZE;
+	return 0;
+}
+
 /*
  * nc_stage_put - one stage, from bucket *@bucket on.  Returns 0 when the
  * stage is complete; -EAGAIN when a fragment went out and *@bucket is
@@ -372,10 +423,7 @@ static int nc_stage_put(struct sk_buff *skb, int id, const struct nc_hist *h,
 	nest = nla_nest_start(skb, NETCOST_A_STAGE);
 	if (!nest)
 		return -EMSGSIZE;
-	if (nla_put_u32(skb, NETCOST_STAGE_A_ID, id) ||
-	    nla_put_string(skb, NETCOST_STAGE_A_NAME, netcost_stage_names[id]) ||
-	    nla_put_u8(skb, NETCOST_STAGE_A_UNIT, id == NETCOST_STAGE_NAPI_POLL_WORK ?
-		       NETCOST_UNIT_PACKETS : NETCOST_UNIT_CYCLES) ||
+	if (nc_stage_id_put(skb, id) ||
 	    nla_put_u64_64bit(skb, NETCOST_STAGE_A_COUNT, count, NETCOST_STAGE_A_PAD) ||
 	    nla_put_u64_64bit(skb, NETCOST_STAGE_A_SUM, h->sum, NETCOST_STAGE_A_PAD) ||
 	    nla_put_u64_64bit(skb, NETCOST_STAGE_A_MIN_VAL, count ? ~h->min_inv : 0,

@@ -5,7 +5,8 @@
  * hardirq / hardirq_other: one primary handler run, irq_handler_entry ->
  * irq_handler_exit.  Handlers do not nest, so one per-CPU start time is
  * enough; the run's cycles are added to the CPU's hard_total, which every
- * other stage subtracts.
+ * other stage subtracts.  hardirq_vectors: the same for x86 system
+ * vectors (irq_vectors tracepoints) and NMI handlers (nmi_handler).
  *
  * irq_thread: one threaded-handler run of a NIC IRQ, by kretprobe on
  * irq_forced_thread_fn()/irq_thread_fn().  The start time lives in the
@@ -20,9 +21,11 @@
 #include <linux/interrupt.h>
 #include <linux/irqnr.h>
 #include <linux/kprobes.h>
+#include <linux/math64.h>
 #include <linux/netdevice.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <asm/tsc.h>
 
 #include "netcost.h"
 
@@ -30,33 +33,101 @@ void nc_tp_irq_handler_entry(void *data, int irq, struct irqaction *action)
 {
 	struct nc_cpu *c = this_nc_cpu();
 	u64 t0 = nc_probe_begin(data);
+	struct nc_stamp st;
 
 	c->hardirq_irq = irq;
 	c->hardirq_nic = nc_irq_is_nic(irq, action->name);
 	nc_probe_end(t0);
-	c->hardirq_start = nc_now();
+	nc_stamp(c, &st);
+	c->hardirq_hard = st.hard;
+	c->hardirq_start = st.now;
+}
+
+/*
+ * nc_hard_end - a hard frame ended: its net cycles (less the NMIs inside
+ * it, which added their own) go to this CPU's hard_total, in one
+ * instruction, since an NMI may add to it at any time.
+ */
+static u64 nc_hard_end(struct nc_cpu *c, u64 start, u64 hard_at_start)
+{
+	struct nc_stamp st;
+	u64 d;
+
+	nc_stamp(c, &st);
+	d = nc_net(st.now, start, st.hard - hard_at_start);
+	this_cpu_add(nc_cpu.hard_total, d);
+	return d;
 }
 
 void nc_tp_irq_handler_exit(void *data, int irq, struct irqaction *action,
 			    int ret)
 {
-	u64 now = nc_now();
 	struct nc_cpu *c = this_nc_cpu();
-	u64 t0 = nc_probe_begin(data);
-	u64 d;
+	u64 start = c->hardirq_start;
+	u64 t0, d;
 
-	if (!c->hardirq_start || c->hardirq_irq != irq)
-		goto out;
-	d = now - c->hardirq_start;
+	if (!start || c->hardirq_irq != irq)
+		return;
+	d = nc_hard_end(c, start, c->hardirq_hard);
 	c->hardirq_start = 0;
-	c->hard_total += d;
+	t0 = nc_probe_begin(data);
 	if (c->hardirq_nic) {
 		nc_record(NETCOST_STAGE_HARDIRQ, d);
 		nc_count(NETCOST_CTR_NIC_IRQS, 1);
 	} else {
 		nc_record(NETCOST_STAGE_HARDIRQ_OTHER, d);
 	}
-out:
+	nc_probe_end(t0);
+}
+
+/*
+ * nc_tp_vector_entry/exit - x86 system vectors (local APIC timer, IPIs,
+ * irq_work, ...; the irq_vectors tracepoints, one probe pair for all):
+ * interrupt time like any handler's, recorded as hardirq_vectors.  They
+ * do not nest in each other or in a handler (interrupts are off).
+ */
+void nc_tp_vector_entry(void *data, int vector)
+{
+	struct nc_cpu *c = this_nc_cpu();
+	u64 t0 = nc_probe_begin(data);
+	struct nc_stamp st;
+
+	nc_probe_end(t0);
+	nc_stamp(c, &st);
+	c->vector_hard = st.hard;
+	c->vector_start = st.now;
+}
+
+void nc_tp_vector_exit(void *data, int vector)
+{
+	struct nc_cpu *c = this_nc_cpu();
+	u64 start = c->vector_start;
+	u64 t0, d;
+
+	if (!start)
+		return;
+	d = nc_hard_end(c, start, c->vector_hard);
+	c->vector_start = 0;
+	t0 = nc_probe_begin(data);
+	nc_record(NETCOST_STAGE_HARDIRQ_VECTORS, d);
+	nc_probe_end(t0);
+}
+
+/*
+ * nc_tp_nmi_handler - one NMI handler ran for @delta_ns (the kernel's
+ * own measurement; there is no entry event): its cycles are interrupt
+ * time of whatever it interrupted.
+ */
+void nc_tp_nmi_handler(void *data, void *handler, s64 delta_ns, int handled)
+{
+	u64 t0 = nc_probe_begin(data);
+	u64 d;
+
+	if (delta_ns > 0) {
+		d = mul_u64_u32_div(delta_ns, tsc_khz, NSEC_PER_MSEC);
+		this_cpu_add(nc_cpu.hard_total, d);
+		nc_record(NETCOST_STAGE_HARDIRQ_VECTORS, d);
+	}
 	nc_probe_end(t0);
 }
 
@@ -93,40 +164,44 @@ int nc_krp_irq_thread_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct irqaction *action = (void *)regs_get_kernel_argument(regs, 1);
 	struct nc_irq_thread_run *run = (void *)ri->data;
 	u64 t0 = nc_probe_begin(nc_krp_hook(ri));
+	struct nc_stamp st;
 	struct nc_task *t;
-	int skip = 1;
 
 	if (!action || !nc_irq_is_nic(action->irq, action->name))
-		goto out;
+		goto skip;
 	t = nc_task_get(current);
 	if (!t)
-		goto out;
-	nc_task_settle(t, this_nc_cpu());
+		goto skip;
+	run->irq = action->irq;
+	nc_probe_end(t0);
+	nc_stamp(this_nc_cpu(), &st);
+	nc_task_settle(t, &st);
 	t->frames |= NC_FRAME_IRQ_THREAD;
 	t->thr_excl = 0;
-	run->irq = action->irq;
-	skip = 0;
-out:
+	run->start = st.now;
+	return 0;
+
+skip:
 	nc_probe_end(t0);
-	run->start = nc_now();
-	return skip;
+	return 1;
 }
 
 /* nc_krp_irq_thread_ret - the run ends, wherever the thread now is */
 int nc_krp_irq_thread_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	u64 now = nc_now();
 	struct nc_irq_thread_run *run = (void *)ri->data;
-	u64 t0 = nc_probe_begin(NULL);
-	struct nc_task *t = nc_task_find(current);
-	u64 gross = now - run->start;
+	struct nc_stamp st;
+	struct nc_task *t;
+	u64 t0;
 
+	nc_stamp(this_nc_cpu(), &st);
+	t0 = nc_probe_begin(NULL);
+	t = nc_task_find(current);
 	if (!t || !(t->frames & NC_FRAME_IRQ_THREAD))
 		goto out;
-	nc_task_settle(t, this_nc_cpu());
+	nc_task_settle(t, &st);
 	t->frames &= ~NC_FRAME_IRQ_THREAD;
-	nc_record(NETCOST_STAGE_IRQ_THREAD,
-		  gross > t->thr_excl ? gross - t->thr_excl : 0);
+	nc_record(NETCOST_STAGE_IRQ_THREAD, nc_net(st.now, run->start, t->thr_excl));
 out:
 	nc_probe_end(t0);
 	return 0;

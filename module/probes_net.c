@@ -11,7 +11,9 @@
  * budget counts in napi_budget_exhausted.
  *
  * rx_skb: one packet handed to the stack, from netif_receive_skb_entry,
- * napi_gro_receive_entry or netif_rx_entry to the matching _exit.  With
+ * napi_gro_receive_entry, napi_gro_frags_entry or netif_rx_entry to the
+ * matching _exit, or a list from netif_receive_skb_list_entry to its one
+ * _exit; packets of loopback devices are neither counted nor timed.  With
  * GRO, the stack may deliver a batch of earlier packets inside a later
  * napi_gro_receive(); that run carries their cost.  A nested entry (a
  * tunnel re-injecting a packet) counts a packet but not a second run.
@@ -27,23 +29,26 @@
 void nc_tp_napi_poll(void *data, struct napi_struct *napi, int work,
 		     int budget)
 {
-	u64 now = nc_now();
 	struct nc_cpu *c = this_nc_cpu();
-	u64 t0 = nc_probe_begin(data);
+	struct nc_stamp st;
+	u64 t0;
 
+	nc_stamp(c, &st);
+	t0 = nc_probe_begin(data);
 	nc_record(NETCOST_STAGE_NAPI_POLL_WORK, work > 0 ? work : 0);
 	if (work >= budget)
 		nc_count(NETCOST_CTR_NAPI_BUDGET_EXHAUSTED, 1);
 	if (c->napi.depth && c->napi.owner == current) {
-		nc_record(NETCOST_STAGE_NAPI_POLL, nc_frame_end(&c->napi, c, now));
+		nc_record(NETCOST_STAGE_NAPI_POLL, nc_frame_end(&c->napi, &st));
 		nc_probe_end(t0);
-		nc_frame_begin(&c->napi, c, nc_now());
+		nc_stamp(c, &st);
+		nc_frame_begin(&c->napi, &st);
 		return;
 	}
 	nc_probe_end(t0);
 }
 
-/* nc_frame_nest - open @f, or go one level deeper if it is open */
+/* nc_frame_nest - go one level deeper if @f is open in this task */
 static bool nc_frame_nest(struct nc_frame *f)
 {
 	if (f->depth && f->owner == current) {
@@ -61,29 +66,118 @@ static bool nc_frame_unnest(struct nc_frame *f)
 	return --f->depth == 0;
 }
 
-void nc_tp_rx_entry(void *data, const struct sk_buff *skb)
+/* nc_frame_open - open @f now, or nest into it; the probe sample ends */
+static void nc_frame_open(struct nc_cpu *c, struct nc_frame *f, u64 t0)
 {
-	struct nc_cpu *c = this_nc_cpu();
-	u64 t0 = nc_probe_begin(data);
+	struct nc_stamp st;
 
-	nc_count(NETCOST_CTR_RX_PACKETS, 1);
-	if (nc_frame_nest(&c->rx)) {
+	if (nc_frame_nest(f)) {
 		nc_probe_end(t0);
 		return;
 	}
 	nc_probe_end(t0);
-	nc_frame_begin(&c->rx, c, nc_now());
+	nc_stamp(c, &st);
+	nc_frame_begin(f, &st);
+}
+
+/* nc_frame_close - leave one level of @f, recording @stage at the last */
+static void nc_frame_close(struct nc_cpu *c, struct nc_frame *f,
+			   enum netcost_stage stage, const struct nc_stamp *st)
+{
+	if (nc_frame_unnest(f))
+		nc_record(stage, nc_frame_end(f, st));
+}
+
+static bool nc_skb_loopback(const struct sk_buff *skb)
+{
+	return skb->dev && (skb->dev->flags & IFF_LOOPBACK);
+}
+
+/*
+ * nc_rx_skip - a loopback packet's entry: neither counted nor timed.
+ * Its exit carries no skb, so the skipped entries of the running task
+ * are counted, and as many exits are skipped.
+ */
+static bool nc_rx_skip(struct nc_cpu *c, const struct sk_buff *skb)
+{
+	if (!nc_skb_loopback(skb))
+		return false;
+	if (!c->rx_skip || c->rx_skip_owner != current) {
+		c->rx_skip_owner = current;
+		c->rx_skip = 0;
+	}
+	c->rx_skip++;
+	return true;
+}
+
+static bool nc_rx_unskip(struct nc_cpu *c)
+{
+	if (!c->rx_skip || c->rx_skip_owner != current)
+		return false;
+	c->rx_skip--;
+	return true;
+}
+
+void nc_tp_rx_entry(void *data, const struct sk_buff *skb)
+{
+	struct nc_cpu *c = this_nc_cpu();
+	u64 t0;
+
+	if (nc_rx_skip(c, skb))
+		return;
+	t0 = nc_probe_begin(data);
+	nc_count(NETCOST_CTR_RX_PACKETS, 1);
+	nc_frame_open(c, &c->rx, t0);
 }
 
 void nc_tp_rx_exit(void *data, int ret)
 {
-	u64 now = nc_now();
 	struct nc_cpu *c = this_nc_cpu();
-	u64 t0 = nc_probe_begin(data);
+	struct nc_stamp st;
+	u64 t0;
 
-	if (nc_frame_unnest(&c->rx)) {
-		nc_record(NETCOST_STAGE_RX_SKB, nc_frame_end(&c->rx, c, now));
+	nc_stamp(c, &st);
+	if (nc_rx_unskip(c))
+		return;
+	t0 = nc_probe_begin(data);
+	nc_frame_close(c, &c->rx, NETCOST_STAGE_RX_SKB, &st);
+	nc_probe_end(t0);
+}
+
+/*
+ * nc_tp_rx_list_entry/exit - netif_receive_skb_list(): one entry event
+ * per packet of the list, then one exit for the whole list.  The first
+ * entry opens the rx frame (or one level of it), the exit closes it.
+ */
+void nc_tp_rx_list_entry(void *data, const struct sk_buff *skb)
+{
+	struct nc_cpu *c = this_nc_cpu();
+	u64 t0;
+
+	if (nc_skb_loopback(skb))
+		return;
+	t0 = nc_probe_begin(data);
+	nc_count(NETCOST_CTR_RX_PACKETS, 1);
+	if (c->rx.depth && c->rx.owner == current && c->rx.list) {
+		nc_probe_end(t0);
+		return;
 	}
+	nc_frame_open(c, &c->rx, t0);
+	c->rx.list = true;
+}
+
+void nc_tp_rx_list_exit(void *data, int ret)
+{
+	struct nc_cpu *c = this_nc_cpu();
+	struct nc_stamp st;
+	u64 t0;
+
+	nc_stamp(c, &st);
+	if (!c->rx.depth || c->rx.owner != current || !c->rx.list)
+		return;
+	t0 = nc_probe_begin(data);
+	c->rx.list = false;
+	nc_frame_close(c, &c->rx, NETCOST_STAGE_RX_SKB, &st);
 	nc_probe_end(t0);
 }
 
@@ -97,26 +191,20 @@ void nc_tp_start_xmit(void *data, const struct sk_buff *skb,
 		return;
 	t0 = nc_probe_begin(data);
 	nc_count(NETCOST_CTR_TX_PACKETS, 1);
-	if (nc_frame_nest(&c->tx)) {
-		nc_probe_end(t0);
-		return;
-	}
-	nc_probe_end(t0);
-	nc_frame_begin(&c->tx, c, nc_now());
+	nc_frame_open(c, &c->tx, t0);
 }
 
 void nc_tp_xmit(void *data, struct sk_buff *skb, int rc,
 		struct net_device *dev, unsigned int skb_len)
 {
-	u64 now = nc_now();
 	struct nc_cpu *c = this_nc_cpu();
+	struct nc_stamp st;
 	u64 t0;
 
 	if (dev->flags & IFF_LOOPBACK)
 		return;
+	nc_stamp(c, &st);
 	t0 = nc_probe_begin(data);
-	if (nc_frame_unnest(&c->tx)) {
-		nc_record(NETCOST_STAGE_TX_XMIT, nc_frame_end(&c->tx, c, now));
-	}
+	nc_frame_close(c, &c->tx, NETCOST_STAGE_TX_XMIT, &st);
 	nc_probe_end(t0);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * probes_sched.c - context switches and wake-up latency.
+ * probes_sched.c - context switches, wake-up latency, task exit.
  *
  * ctx_switch: from the end of the outgoing task's sched_switch event to
  * the start of finish_task_switch() in the incoming task (a kprobe: the
@@ -10,12 +10,15 @@
  * time reaches finish_task_switch() through schedule_tail(), which counts
  * the same way.
  *
- * wakeup_latency: for IRQ threads and ksoftirqd, from sched_waking (on
- * the waker's CPU; the TSC is shared) to the sched_switch that puts the
- * thread on a CPU.
+ * The same two points drive the frame clocks (clock.c, tasks.c): the
+ * outgoing task's frames stop where ctx_switch starts, the incoming
+ * task's resume where it ends, so the switch is charged once, here.
  *
- * sched_switch also drives the frame clocks (tasks.c): a frame whose task
- * goes off CPU stops counting until the task is back.
+ * wakeup_latency: for IRQ threads and ksoftirqd, from the first
+ * sched_waking that finds the thread off every runqueue (on the waker's
+ * CPU; the TSC is shared) to the sched_switch that puts it on a CPU.  A
+ * waking of a thread that is queued or running changes nothing and is
+ * not a start.
  */
 #include <linux/kprobes.h>
 
@@ -24,35 +27,50 @@
 void nc_tp_sched_switch(void *data, bool preempt, struct task_struct *prev,
 			struct task_struct *next, unsigned int prev_state)
 {
-	u64 now = nc_now();
 	struct nc_cpu *c = this_nc_cpu();
 	u64 t0 = nc_probe_begin(data);
 	enum nc_task_kind kp = nc_task_kind(prev);
 	enum nc_task_kind kn = nc_task_kind(next);
+	struct nc_stamp st;
 
 	nc_count(NETCOST_CTR_CTX_SWITCHES, 1);
 	if (kp == NC_TASK_IRQ_THREAD || kn == NC_TASK_IRQ_THREAD)
 		nc_count(NETCOST_CTR_CTX_SWITCHES_IRQ_THREAD, 1);
 	if (kp == NC_TASK_KSOFTIRQD || kn == NC_TASK_KSOFTIRQD)
 		nc_count(NETCOST_CTR_CTX_SWITCHES_KSOFTIRQD, 1);
-
-	nc_frames_switch(c, prev, next, now);
-	nc_task_switch(c, prev, next, now);
 	nc_probe_end(t0);
+
+	nc_stamp(c, &st);
+	nc_frames_pause(c, prev, &st);
+	nc_task_pause(prev, &st);
+	if (kn != NC_TASK_OTHER)
+		nc_task_switched_in(next, st.now);
+	if (!READ_ONCE(nc_resume_in_fts)) {
+		nc_frames_resume(c, next, &st);
+		nc_task_resume(next, &st);
+	}
+	/*
+	 * ctx_switch starts as the probe's last act, so that none of the
+	 * frame work above is in it (interrupts are off: a plain read)
+	 */
 	c->switch_start = nc_now();
 }
 
 int nc_kp_finish_task_switch(struct kprobe *p, struct pt_regs *regs)
 {
-	u64 now = nc_now();
 	struct nc_cpu *c = this_nc_cpu();
 	u64 start = c->switch_start;
-	u64 t0 = nc_probe_begin(nc_kp_hook(p));
+	struct nc_stamp st;
+	u64 t0;
 
+	nc_stamp(c, &st);
+	t0 = nc_probe_begin(nc_kp_hook(p));
 	if (start) {
 		c->switch_start = 0;
-		nc_record(NETCOST_STAGE_CTX_SWITCH, now - start);
+		nc_record(NETCOST_STAGE_CTX_SWITCH, nc_net(st.now, start, 0));
 	}
+	nc_frames_resume(c, current, &st);
+	nc_task_resume(current, &st);
 	nc_probe_end(t0);
 	return 0;
 }
@@ -60,14 +78,22 @@ int nc_kp_finish_task_switch(struct kprobe *p, struct pt_regs *regs)
 void nc_tp_sched_waking(void *data, struct task_struct *p)
 {
 	u64 now = nc_now();
-	u64 t0;
 	struct nc_task *t;
+	u64 t0;
 
-	if (nc_task_kind(p) == NC_TASK_OTHER)
+	if (nc_task_kind(p) == NC_TASK_OTHER || READ_ONCE(p->on_rq))
 		return;
 	t0 = nc_probe_begin(data);
 	t = nc_task_get(p);
 	if (t)
 		cmpxchg(&t->waking, 0, now);
+	nc_probe_end(t0);
+}
+
+void nc_tp_sched_process_exit(void *data, struct task_struct *p)
+{
+	u64 t0 = nc_probe_begin(data);
+
+	nc_task_release(p);
 	nc_probe_end(t0);
 }

@@ -37,6 +37,7 @@ static int nc_sys_stage(long id)
 void nc_tp_sys_enter(void *data, struct pt_regs *regs, long id)
 {
 	int stage = nc_sys_stage(id);
+	struct nc_stamp st;
 	struct nc_task *t;
 	u64 t0;
 
@@ -47,29 +48,30 @@ void nc_tp_sys_enter(void *data, struct pt_regs *regs, long id)
 	nc_probe_end(t0);
 	if (!t)
 		return;
-	nc_task_settle(t, this_nc_cpu());
+	nc_stamp(this_nc_cpu(), &st);
+	nc_task_settle(t, &st);
 	t->frames |= NC_FRAME_SYSCALL;
 	t->sys_excl = 0;
 	t->sys_dir = stage;
-	t->sys_start = nc_now();
+	t->sys_start = st.now;
 }
 
 void nc_tp_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
-	u64 now = nc_now();
+	struct nc_stamp st;
 	struct nc_task *t;
-	u64 t0, gross;
+	u64 t0;
 
 	if (nc_sys_stage(syscall_get_nr(current, regs)) < 0)
 		return;
+	nc_stamp(this_nc_cpu(), &st);
 	t0 = nc_probe_begin(data);
 	t = nc_task_find(current);
 	if (!t || !(t->frames & NC_FRAME_SYSCALL))
 		goto out;
-	nc_task_settle(t, this_nc_cpu());
+	nc_task_settle(t, &st);
 	t->frames &= ~NC_FRAME_SYSCALL;
-	gross = now - t->sys_start;
-	nc_record(t->sys_dir, gross > t->sys_excl ? gross - t->sys_excl : 0);
+	nc_record(t->sys_dir, nc_net(st.now, t->sys_start, t->sys_excl));
 	nc_task_put(t);
 out:
 	nc_probe_end(t0);

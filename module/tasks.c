@@ -1,49 +1,63 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tasks.c - per-task state for frames that live in a task, and the
- * per-CPU frame clock.
+ * tasks.c - per-task state for frames that live in a task.
  *
  * A system call or an IRQ thread run can be preempted and migrated, so
  * its frame cannot live in per-CPU data.  The kernel has no spare field in
  * task_struct for us, so netcost keeps a fixed open-addressing table keyed
- * by task pointer.  Slots are claimed with cmpxchg from any context and
- * never allocated: a full table is counted (task_table_full) and the event
- * is not measured.  Only tasks inside a watched system call, and IRQ
- * threads and ksoftirqd (which keep their slot), are in the table.
+ * by task pointer, sized at load (module parameter task_slots; default
+ * 64 per possible CPU, at least 1024).  Slots are claimed with cmpxchg
+ * from any context and never allocated: a full table is counted
+ * (task_table_full) and the event is not measured.  In the table are
+ * tasks inside a watched system call, and IRQ threads and ksoftirqd, which
+ * keep their slot until they exit (sched_process_exit releases it).
  *
- * A stale slot (a task that died holding one) is harmless: its key is
- * only compared, never dereferenced, and a new task at the same address
- * is told apart by its pid.
+ * A slot's key is only compared, never dereferenced; a new task at a dead
+ * one's address is told apart by its pid.
  */
 #include <linux/hash.h>
+#include <linux/log2.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
 #include "netcost.h"
 
-#define NC_TASK_BITS	10
-#define NC_TASK_SLOTS	(1 << NC_TASK_BITS)
 #define NC_TASK_PROBES	8
 
+unsigned int nc_task_slots;
+module_param_named(task_slots, nc_task_slots, uint, 0444);
+MODULE_PARM_DESC(task_slots, "task table slots (0: 64 per possible CPU, at least 1024)");
+
+static unsigned int nc_task_bits;
 static struct nc_task *nc_tasks;
 
 DEFINE_PER_CPU(struct nc_cpu, nc_cpu);
 
-/* nc_task_kind - IRQ threads and ksoftirqd are told apart by their name */
+/*
+ * nc_task_kind - IRQ threads and ksoftirqd are told apart by their name:
+ * "irq/..." and "ksoftirqd/...", compared as whole words (it runs twice
+ * in every context switch).
+ */
 enum nc_task_kind nc_task_kind(const struct task_struct *p)
 {
+	u64 w8;
+	u32 w4;
+
 	if (!(READ_ONCE(p->flags) & PF_KTHREAD))
 		return NC_TASK_OTHER;
-	if (!strncmp(p->comm, "irq/", 4))
+	memcpy(&w4, p->comm, sizeof(w4));
+	if (w4 == *(const u32 *)"irq/")
 		return NC_TASK_IRQ_THREAD;
-	if (!strncmp(p->comm, "ksoftirqd/", 10))
+	memcpy(&w8, p->comm, sizeof(w8));
+	if (w8 == *(const u64 *)"ksoftirq" && p->comm[8] == 'd' && p->comm[9] == '/')
 		return NC_TASK_KSOFTIRQD;
 	return NC_TASK_OTHER;
 }
 
 static inline struct nc_task *nc_slot(struct task_struct *p, int i)
 {
-	return &nc_tasks[(hash_ptr(p, NC_TASK_BITS) + i) & (NC_TASK_SLOTS - 1)];
+	return &nc_tasks[(hash_ptr(p, nc_task_bits) + i) & (nc_task_slots - 1)];
 }
 
 /* nc_task_find - @p's slot, or NULL */
@@ -61,8 +75,10 @@ struct nc_task *nc_task_find(struct task_struct *p)
 }
 
 /*
- * nc_task_get - @p's slot, claimed if @p has none.  A slot left by a
- * dead task with the same address is taken over and cleared.
+ * nc_task_get - @p's slot, claimed if @p has none.  The whole probe
+ * window is searched for @p before a free slot is claimed, so that a
+ * task never holds two.  A slot left by a dead task with the same
+ * address is taken over and cleared.
  */
 struct nc_task *nc_task_get(struct task_struct *p)
 {
@@ -70,16 +86,19 @@ struct nc_task *nc_task_get(struct task_struct *p)
 
 	for (i = 0; i < NC_TASK_PROBES; i++) {
 		struct nc_task *t = nc_slot(p, i);
-		struct task_struct *key = READ_ONCE(t->task);
 
-		if (key == p) {
-			if (READ_ONCE(t->pid) != p->pid) {
-				memset(&t->state, 0, sizeof(t->state));
-				WRITE_ONCE(t->pid, p->pid);
-			}
-			return t;
+		if (READ_ONCE(t->task) != p)
+			continue;
+		if (READ_ONCE(t->pid) != p->pid) {
+			memset(&t->state, 0, sizeof(t->state));
+			WRITE_ONCE(t->pid, p->pid);
 		}
-		if (!key && !cmpxchg(&t->task, NULL, p)) {
+		return t;
+	}
+	for (i = 0; i < NC_TASK_PROBES; i++) {
+		struct nc_task *t = nc_slot(p, i);
+
+		if (!READ_ONCE(t->task) && !cmpxchg(&t->task, NULL, p)) {
 			memset(&t->state, 0, sizeof(t->state));
 			WRITE_ONCE(t->pid, p->pid);
 			return t;
@@ -89,17 +108,64 @@ struct nc_task *nc_task_get(struct task_struct *p)
 	return NULL;
 }
 
+static void nc_slot_free(struct nc_task *t)
+{
+	WRITE_ONCE(t->pid, 0);
+	smp_store_release(&t->task, NULL);
+}
+
 /*
  * nc_task_put - give the slot back once nothing is open in it.
- * IRQ threads and ksoftirqd keep theirs: they are woken all the time.
+ * IRQ threads and ksoftirqd keep theirs until they exit: they are woken
+ * all the time.
  */
 void nc_task_put(struct nc_task *t)
 {
 	if (t->frames || READ_ONCE(t->waking) ||
 	    nc_task_kind(t->task) != NC_TASK_OTHER)
 		return;
-	WRITE_ONCE(t->pid, 0);
-	smp_store_release(&t->task, NULL);
+	nc_slot_free(t);
+}
+
+/* nc_task_release - @p exits (sched_process_exit): free its slot */
+void nc_task_release(struct task_struct *p)
+{
+	struct nc_task *t = nc_task_find(p);
+
+	if (t) {
+		memset(&t->state, 0, sizeof(t->state));
+		nc_slot_free(t);
+	}
+}
+
+/*
+ * nc_tasks_flush - forget every open task frame and wake-up stamp, after
+ * hooks came or went (CONFIG): a frame whose end hook was detached would
+ * otherwise stay open.  Process context; a probe that races with it
+ * measures at most one event wrong, and that one is clamped and counted.
+ */
+void nc_tasks_flush(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < nc_task_slots; i++) {
+		struct nc_task *t = &nc_tasks[i];
+
+		if (!READ_ONCE(t->task))
+			continue;
+		memset(&t->state, 0, sizeof(t->state));
+		nc_slot_free(t);
+	}
+}
+
+/* nc_tasks_used - slots held now, for INFO */
+unsigned int nc_tasks_used(void)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < nc_task_slots; i++)
+		n += !!READ_ONCE(nc_tasks[i].task);
+	return n;
 }
 
 /*
@@ -108,117 +174,80 @@ void nc_task_put(struct nc_task *t)
  * hardirq and softirq time, an IRQ thread run only hardirq time (its
  * softirq work, at local_bh_enable(), is part of the run).
  */
-void nc_task_settle(struct nc_task *t, struct nc_cpu *c)
+void nc_task_settle(struct nc_task *t, const struct nc_stamp *st)
 {
-	u64 dh = c->hard_total - t->hard_snap;
-	u64 ds = c->soft_total - t->soft_snap;
+	u64 dh = st->hard - t->hard_snap;
+	u64 ds = st->soft - t->soft_snap;
 
 	if (t->frames & NC_FRAME_SYSCALL)
 		t->sys_excl += dh + ds;
 	if (t->frames & NC_FRAME_IRQ_THREAD)
 		t->thr_excl += dh;
-	t->hard_snap = c->hard_total;
-	t->soft_snap = c->soft_total;
+	t->hard_snap = st->hard;
+	t->soft_snap = st->soft;
+}
+
+/* nc_task_pause - @prev leaves the CPU: stop its task frames' clock */
+void nc_task_pause(struct task_struct *prev, const struct nc_stamp *st)
+{
+	struct nc_task *t = nc_task_find(prev);
+
+	if (!t || !t->frames || t->out_at)
+		return;
+	nc_task_settle(t, st);
+	t->out_at = st->now;
 }
 
 /*
- * nc_task_switch - stop the clock of @prev's frames and restart @next's,
- * so that time off CPU is never charged to a frame.  Also measures the
- * wake-up latency of IRQ threads and ksoftirqd.
+ * nc_task_resume - @next runs again: the time it was off CPU, context
+ * switch included, is no part of its frames.  Interrupt totals are
+ * snapshot afresh on this CPU, which may not be the one it left.
  */
-void nc_task_switch(struct nc_cpu *c, struct task_struct *prev,
-		    struct task_struct *next, u64 now)
+void nc_task_resume(struct task_struct *next, const struct nc_stamp *st)
 {
-	struct nc_task *t;
+	struct nc_task *t = nc_task_find(next);
 
-	t = nc_task_find(prev);
-	if (t && t->frames) {
-		nc_task_settle(t, c);
-		t->out_at = now;
-	}
-
-	t = nc_task_find(next);
 	if (!t)
 		return;
 	if (t->frames && t->out_at) {
-		u64 out = now - t->out_at;
+		u64 out = st->now - t->out_at;
 
 		if (t->frames & NC_FRAME_SYSCALL)
 			t->sys_excl += out;
 		if (t->frames & NC_FRAME_IRQ_THREAD)
 			t->thr_excl += out;
-		t->out_at = 0;
 	}
-	t->hard_snap = c->hard_total;
-	t->soft_snap = c->soft_total;
-
-	if (READ_ONCE(t->waking)) {
-		u64 waking = xchg(&t->waking, 0);
-
-		if (waking && (s64)(now - waking) >= 0)
-			nc_record(NETCOST_STAGE_WAKEUP_LATENCY, now - waking);
-	}
-}
-
-/* nc_frame_begin - open per-CPU frame @f in the current task */
-void nc_frame_begin(struct nc_frame *f, struct nc_cpu *c, u64 now)
-{
-	f->owner = current;
-	f->start = now;
-	f->excl = 0;
-	f->hard_snap = c->hard_total;
-	f->out_at = 0;
-	f->depth = 1;
+	t->out_at = 0;
+	t->hard_snap = st->hard;
+	t->soft_snap = st->soft;
 }
 
 /*
- * nc_frame_end - close per-CPU frame @f and return its net cycles: wall
- * time minus nested hardirqs minus time its owner spent switched out.
+ * nc_task_switched_in - @next is put on a CPU (sched_switch): the end of
+ * an IRQ thread's or ksoftirqd's wake-up latency.  The stamp was taken on
+ * the waker's CPU; the TSC is shared, and the delta is computed signed.
  */
-u64 nc_frame_end(struct nc_frame *f, struct nc_cpu *c, u64 now)
+void nc_task_switched_in(struct task_struct *next, u64 now)
 {
-	u64 gross = now - f->start;
-	u64 excl = f->excl + (c->hard_total - f->hard_snap);
+	struct nc_task *t = nc_task_find(next);
+	u64 waking;
 
-	f->depth = 0;
-	return gross > excl ? gross - excl : 0;
-}
-
-static void nc_frame_switch(struct nc_frame *f, struct nc_cpu *c,
-			    struct task_struct *prev, struct task_struct *next,
-			    u64 now)
-{
-	if (!f->depth)
+	if (!t || !READ_ONCE(t->waking))
 		return;
-	if (f->owner == prev) {
-		f->excl += c->hard_total - f->hard_snap;
-		f->out_at = now;
-	} else if (f->owner == next && f->out_at) {
-		f->excl += now - f->out_at;
-		f->out_at = 0;
-		f->hard_snap = c->hard_total;
-	}
+	waking = xchg(&t->waking, 0);
+	if (waking)
+		nc_record(NETCOST_STAGE_WAKEUP_LATENCY, nc_net(now, waking, 0));
 }
 
-/*
- * nc_frames_switch - the per-CPU frames' half of a context switch.  On
- * PREEMPT_RT a softirq (and the packet it is processing) runs in a
- * preemptible thread; it cannot migrate (BH sections disable migration),
- * so a per-CPU frame only needs to pause while its owner is off CPU.
- */
-void nc_frames_switch(struct nc_cpu *c, struct task_struct *prev,
-		      struct task_struct *next, u64 now)
-{
-	nc_frame_switch(&c->softirq, c, prev, next, now);
-	nc_frame_switch(&c->napi, c, prev, next, now);
-	nc_frame_switch(&c->rx, c, prev, next, now);
-	nc_frame_switch(&c->tx, c, prev, next, now);
-}
-
-/* nc_tasks_init - allocate the task table */
+/* nc_tasks_init - size and allocate the task table */
 int nc_tasks_init(void)
 {
-	nc_tasks = kvcalloc(NC_TASK_SLOTS, sizeof(*nc_tasks), GFP_KERNEL);
+	if (!nc_task_slots)
+		nc_task_slots = max(1024U, 64U * nr_cpu_ids);
+	nc_task_slots = clamp(nc_task_slots, 64U, 1U << 20);
+	nc_task_slots = roundup_pow_of_two(nc_task_slots);
+	nc_task_bits = ilog2(nc_task_slots);
+	nc_tasks = kvcalloc(nc_task_slots, sizeof(*nc_tasks), GFP_KERNEL);
 	return nc_tasks ? 0 : -ENOMEM;
 }
 
