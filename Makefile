@@ -7,7 +7,9 @@
 #   make unit       unit tests and a bounded fuzz run; make unit-san: under ASan+UBSan
 #   make fuzz       every fuzz target for >= 1,000,000 runs (FUZZ_RUNS)
 #   make module KDIR=/lib/modules/$(uname -r)/build   one module, any kernel
-#   make lint       W=1 and sparse (C=2) for every lab kernel, -Werror tools
+#   make lint       W=1 and sparse (C=2) for every lab kernel, -Werror tools,
+#                   checkpatch --strict, coccinelle, cppcheck
+#   make reliability  the full reliability figures on every lab kernel
 #   make bench-overhead   netcost's cost vs ftrace and bpftrace (bench/README.md)
 #   make dkms-install   install the module with DKMS for a real box
 #   tests/lab/run --kernel 6.1-rt -- 'CMD'   run CMD in a lab kernel
@@ -26,12 +28,12 @@ BUILD := $(CURDIR)/build
 KERNEL_SRC := Kbuild $(wildcard module/*.c module/*.h include/*.h include/uapi/*.h)
 
 .PHONY: all setup tools modules module check unit unit-san fuzz lab oracle demo lint sparse clean \
-	dkms-install install bench bench-gen bench-overhead bench-dump help
+	dkms-install install bench bench-gen bench-overhead bench-dump help reliability
 
 all: tools modules
 
 help:
-	@sed -n '2,17s/^# \{0,1\}//p' Makefile
+	@sed -n '2,19s/^# \{0,1\}//p' Makefile
 
 setup:
 	@tests/lab/setup $(LAB_KERNELS)
@@ -89,6 +91,7 @@ lint: tools
 	   ! grep -q 'incompatible-pointer-types' $(BUILD)/lint-selftest.log; then \
 		echo "lint: a probe of the wrong type built on $$k: probe_types.c checks nothing" >&2; exit 1; \
 	fi; echo "lint: a probe of the wrong type fails to build ($$k), as it must"
+	@tests/reliability/lint
 
 unit: tools
 	@$(MAKE) --no-print-directory -C tests/unit BUILD=$(BUILD)
@@ -120,6 +123,12 @@ check: setup
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory lint
 	@LAB_KERNELS="$(LAB_KERNELS)" tests/run-all
+
+# the full reliability figures (issue 10), one boot per kernel; results
+# for Documentation/reliability.md in build/reliability/table.md
+reliability: setup
+	@$(MAKE) --no-print-directory all
+	@tests/reliability/run $(LAB_KERNELS)
 
 demo: setup
 	@$(MAKE) --no-print-directory all

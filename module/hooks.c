@@ -10,7 +10,10 @@
  * (CONFIG command); a hook several groups need stays while any of them is
  * on.  Callers hold the netlink config mutex (or are init/exit).
  */
+#include <linux/bitmap.h>
+#include <linux/irqnr.h>
 #include <linux/kprobes.h>
+#include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
@@ -161,6 +164,24 @@ static void nc_tp_lookup(struct tracepoint *tp, void *priv)
 	}
 }
 
+/*
+ * nc_krp_maxactive - kretprobe instances a hook may hold at once.  A
+ * threaded handler's run holds one from start to end and can be
+ * preempted in between (PREEMPT_RT), so up to one per IRQ thread, plus
+ * one per CPU for the runs that are just starting; others nest at most a
+ * few levels per CPU.  Too few shows as INFO's "missed".
+ */
+#define NC_KRP_MAXACTIVE_MAX	4096	/* as trace_kprobe's limit */
+
+static int nc_krp_maxactive(const struct nc_hook *h)
+{
+	int cpus = num_possible_cpus();
+
+	if (h->krp_entry == nc_krp_irq_thread_entry)
+		return min_t(int, nc_get_nr_irqs() + 2 * cpus, NC_KRP_MAXACTIVE_MAX);
+	return 4 * cpus + 16;
+}
+
 static int nc_hook_attach_kprobe(struct nc_hook *h)
 {
 	int i, err = -ENOENT;
@@ -177,7 +198,7 @@ static int nc_hook_attach_kprobe(struct nc_hook *h)
 			h->krp.entry_handler = h->krp_entry;
 			h->krp.handler = h->krp_ret;
 			h->krp.data_size = h->krp_data;
-			h->krp.maxactive = 4 * num_possible_cpus() + 16;
+			h->krp.maxactive = nc_krp_maxactive(h);
 			err = register_kretprobe(&h->krp);
 		}
 		if (!err) {
@@ -188,10 +209,35 @@ static int nc_hook_attach_kprobe(struct nc_hook *h)
 	return err;
 }
 
+/*
+ * fault_attach (test only): the Nth hook attach from now fails with
+ * -ENOMEM, as a kprobe whose registration fails would; the lab's
+ * reliability test proves with it that CONFIG rolls back.  0: off.
+ */
+static int nc_fault_attach;
+module_param_named(fault_attach, nc_fault_attach, int, 0600);
+MODULE_PARM_DESC(fault_attach, "test only: make the Nth hook attach from now fail (0: off)");
+
+static bool nc_fault_now(void)
+{
+	int n = READ_ONCE(nc_fault_attach);
+
+	if (n <= 0)
+		return false;
+	WRITE_ONCE(nc_fault_attach, n - 1);
+	return n == 1;
+}
+
 static int nc_hook_attach(struct nc_hook *h)
 {
 	int err;
 
+	if (nc_fault_now()) {
+		pr_info("netcost: fault_attach: failing the attach of %s\n",
+			h->name ? h->name : h->syms[0]);
+		h->failed = true;
+		return -ENOMEM;
+	}
 	if (h->kind == NETCOST_HOOK_TRACEPOINT) {
 		if (!h->tp)
 			return -ENOENT;
@@ -270,14 +316,52 @@ static void nc_resume_in_fts_update(void)
 }
 
 /*
+ * nc_hook_absent - @err says the hook does not exist on this kernel (no
+ * such tracepoint or symbol, or one kprobes cannot probe), which leaves
+ * its stage empty; any other error is a failure to attach.
+ */
+static bool nc_hook_absent(int err)
+{
+	return err == -ENOENT || err == -EINVAL || err == -EILSEQ ||
+	       err == -EOPNOTSUPP;
+}
+
+/* nc_hooks_restore - back to the attached set @was, after a failure */
+static void nc_hooks_restore(const unsigned long *was)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++) {
+		if (!test_bit(i, was))
+			nc_hook_detach(&nc_hooks[i]);
+	}
+	tracepoint_synchronize_unregister();
+	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++) {
+		struct nc_hook *h = &nc_hooks[i];
+
+		if (test_bit(i, was) && !h->attached && nc_hook_attach(h))
+			pr_err("netcost: cannot re-attach %s while rolling back\n",
+			       nc_hook_name(h));
+	}
+	nc_frames_reset();
+	nc_resume_in_fts_update();
+}
+
+/*
  * nc_hooks_apply - attach the hooks @groups need and detach the others.
- * A hook that does not exist on this kernel is skipped (INFO shows it);
- * the tracepoints every group relies on must attach, or this fails.
+ * A hook that does not exist on this kernel is skipped (INFO shows it),
+ * except the tracepoints every group relies on.  Any other failure
+ * rolls back to the hooks attached before, and returns the error: the
+ * attached set always matches the groups in nc_cfg.
  */
 int nc_hooks_apply(u32 groups)
 {
+	DECLARE_BITMAP(was, ARRAY_SIZE(nc_hooks));
 	bool changed = false;
 	int i, err;
+
+	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++)
+		__assign_bit(i, was, nc_hooks[i].attached);
 
 	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++) {
 		struct nc_hook *h = &nc_hooks[i];
@@ -296,8 +380,10 @@ int nc_hooks_apply(u32 groups)
 		if (!(h->groups & groups) || h->attached || !nc_hook_needed(h))
 			continue;
 		err = nc_hook_attach(h);
-		if (err && h->groups == NC_G_ALL && !h->optional) {
-			pr_err("netcost: cannot attach %s: %d\n", nc_hook_name(h), err);
+		if (err && ((h->groups == NC_G_ALL && !h->optional) || !nc_hook_absent(err))) {
+			pr_err("netcost: cannot attach %s: %d; restoring the previous hooks\n",
+			       nc_hook_name(h), err);
+			nc_hooks_restore(was);
 			return err;
 		}
 		if (err)

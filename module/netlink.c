@@ -206,9 +206,15 @@ static int nc_reply_info(struct genl_info *info, u8 cmd, bool with_hooks)
 	return genlmsg_reply(msg, info);
 }
 
+/*
+ * INFO is open to everyone; its per-hook hit counts (how often every
+ * system call, context switch and interrupt happened) are gated like
+ * STATS.  The CONFIG nest stays: it holds no timing and no count, only
+ * what the administrator set (IRQ numbers, CPUs, groups, recording).
+ */
 static int nc_cmd_info(struct sk_buff *skb, struct genl_info *info)
 {
-	return nc_reply_info(info, NETCOST_CMD_INFO, true);
+	return nc_reply_info(info, NETCOST_CMD_INFO, nc_may_read(skb));
 }
 
 /* ---- RESET and CONFIG ---- */

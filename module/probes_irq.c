@@ -15,10 +15,7 @@
  * local_bh_enable() does at the end of a forced-threaded run is part of
  * the run (and also shows as net_rx_in_irq_thread).
  *
- * NIC IRQs, by default, are those whose action name is a network
- * device's or its parent device's name ("eth0", "virtio0"), or starts
- * with one of them and a dash ("eth0-rx-0", "virtio0-input.0").  The names come from a
- * netdevice notifier; the verdict is cached per IRQ.
+ * Which IRQs are a NIC's: nc_irq_is_nic() (nic.c).
  */
 #include <linux/bitmap.h>
 #include <linux/interrupt.h>
@@ -31,78 +28,6 @@
 #include <asm/tsc.h>
 
 #include "netcost.h"
-
-#define NC_MAX_NETDEVS	64
-
-struct nc_netdev_name {
-	const struct net_device *dev;	/* key, compared only */
-	char name[IFNAMSIZ];
-	char parent[32];
-};
-
-static struct nc_netdev_name nc_names[NC_MAX_NETDEVS];
-static DEFINE_RAW_SPINLOCK(nc_names_lock);
-static unsigned long *nc_irq_known;	/* nr_irqs bits: verdict cached */
-static unsigned long *nc_irq_nic;	/* nr_irqs bits: the verdict */
-static unsigned int nc_nr_irqs;
-
-static bool nc_name_is(const char *action, const char *dev)
-{
-	size_t n = strlen(dev);
-
-	if (!n || strncmp(action, dev, n))
-		return false;
-	return action[n] == '-' || !action[n];
-}
-
-/* nc_irq_classify - whether an action name belongs to a network device */
-static bool nc_irq_classify(const char *action)
-{
-	unsigned long flags;
-	bool nic = false;
-	int i;
-
-	raw_spin_lock_irqsave(&nc_names_lock, flags);
-	for (i = 0; i < NC_MAX_NETDEVS && !nic; i++) {
-		if (!nc_names[i].dev)
-			continue;
-		nic = nc_name_is(action, nc_names[i].name) ||
-		      nc_name_is(action, nc_names[i].parent);
-	}
-	raw_spin_unlock_irqrestore(&nc_names_lock, flags);
-	return nic;
-}
-
-/* nc_irq_is_nic - whether @irq (action @name) counts as a NIC IRQ */
-bool nc_irq_is_nic(int irq, const char *name)
-{
-	bool nic;
-
-	if (irq < 0 || irq >= nc_nr_irqs)
-		return false;
-	if (!READ_ONCE(nc_cfg.nic_irqs_auto))
-		return test_bit(irq, nc_cfg.nic_irqs);
-	if (test_bit(irq, nc_irq_known))
-		return test_bit(irq, nc_irq_nic);
-
-	nic = name && nc_irq_classify(name);
-	if (nic)
-		set_bit(irq, nc_irq_nic);
-	else
-		clear_bit(irq, nc_irq_nic);
-	smp_mb__before_atomic();
-	set_bit(irq, nc_irq_known);
-	return nic;
-}
-
-/* nc_irq_config_changed - forget cached verdicts (names or config moved) */
-void nc_irq_config_changed(void)
-{
-	int i;
-
-	for (i = 0; i < nc_nr_irqs; i++)
-		clear_bit(i, nc_irq_known);
-}
 
 void nc_tp_irq_handler_entry(void *data, int irq, struct irqaction *action)
 {
@@ -288,98 +213,4 @@ int nc_krp_irq_thread_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 out:
 	nc_probe_end(t0);
 	return 0;
-}
-
-/* ---- network device names, for the default NIC IRQ list ---- */
-
-static void nc_names_update(const struct net_device *dev, bool add)
-{
-	const char *parent = dev->dev.parent ? dev_name(dev->dev.parent) : "";
-	struct nc_netdev_name *slot = NULL;
-	unsigned long flags;
-	int i;
-
-	if (dev->flags & IFF_LOOPBACK)
-		return;
-	raw_spin_lock_irqsave(&nc_names_lock, flags);
-	for (i = 0; i < NC_MAX_NETDEVS; i++) {
-		if (nc_names[i].dev == dev) {
-			slot = &nc_names[i];
-			break;
-		}
-		if (!slot && !nc_names[i].dev)
-			slot = &nc_names[i];
-	}
-	if (slot && add) {
-		slot->dev = dev;
-		strscpy(slot->name, dev->name, sizeof(slot->name));
-		strscpy(slot->parent, parent, sizeof(slot->parent));
-	} else if (slot && slot->dev == dev) {
-		memset(slot, 0, sizeof(*slot));
-	}
-	raw_spin_unlock_irqrestore(&nc_names_lock, flags);
-	nc_irq_config_changed();
-}
-
-static int nc_netdev_event(struct notifier_block *nb, unsigned long event,
-			   void *ptr)
-{
-	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
-
-	switch (event) {
-	case NETDEV_REGISTER:
-	case NETDEV_CHANGENAME:
-	case NETDEV_UP:
-		nc_names_update(dev, true);
-		break;
-	case NETDEV_UNREGISTER:
-		nc_names_update(dev, false);
-		break;
-	}
-	return NOTIFY_DONE;
-}
-
-static struct notifier_block nc_netdev_nb = {
-	.notifier_call = nc_netdev_event,
-};
-
-/* nc_irq_init - verdict bitmaps, and the names of existing devices */
-int nc_irq_init(void)
-{
-	int err;
-
-	nc_nr_irqs = nc_get_nr_irqs();
-	nc_irq_known = bitmap_zalloc(nc_nr_irqs, GFP_KERNEL);
-	nc_irq_nic = bitmap_zalloc(nc_nr_irqs, GFP_KERNEL);
-	nc_cfg.nic_irqs = bitmap_zalloc(nc_nr_irqs, GFP_KERNEL);
-	if (!nc_irq_known || !nc_irq_nic || !nc_cfg.nic_irqs) {
-		err = -ENOMEM;
-		goto err_free;
-	}
-	/* replays NETDEV_REGISTER for every device in every namespace */
-	err = register_netdevice_notifier(&nc_netdev_nb);
-	if (err)
-		goto err_free;
-	return 0;
-
-err_free:
-	bitmap_free(nc_cfg.nic_irqs);
-	bitmap_free(nc_irq_nic);
-	bitmap_free(nc_irq_known);
-	return err;
-}
-
-/* nc_irq_exit - after the probes are gone */
-void nc_irq_exit(void)
-{
-	unregister_netdevice_notifier(&nc_netdev_nb);
-	bitmap_free(nc_cfg.nic_irqs);
-	bitmap_free(nc_irq_nic);
-	bitmap_free(nc_irq_known);
-}
-
-/* nc_irq_max - the IRQ numbers CONFIG accepts: [0, nr_irqs) */
-unsigned int nc_irq_max(void)
-{
-	return nc_nr_irqs;
 }

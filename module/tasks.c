@@ -121,8 +121,11 @@ static void nc_slot_free(struct nc_task *t)
  */
 void nc_task_put(struct nc_task *t)
 {
-	if (t->frames || READ_ONCE(t->waking) ||
-	    nc_task_kind(t->task) != NC_TASK_OTHER)
+	/* a CONFIG flush (nc_tasks_flush()) may have freed the slot meanwhile */
+	struct task_struct *p = READ_ONCE(t->task);
+
+	if (p != current || t->frames || READ_ONCE(t->waking) ||
+	    nc_task_kind(p) != NC_TASK_OTHER)
 		return;
 	nc_slot_free(t);
 }

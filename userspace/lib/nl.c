@@ -181,7 +181,7 @@ static int nc_nl_exchange(struct nc_nl *nl, struct nlmsghdr *nlh,
 		[NLMSG_DONE]	= nc_nl_done_cb,
 	};
 	unsigned int seq = nlh->nlmsg_seq;
-	int ret;
+	int ret, len;
 
 	run->nl = nl;
 	run->cmd = ((struct genlmsghdr *)mnl_nlmsg_get_payload(nlh))->cmd;
@@ -199,8 +199,25 @@ static int nc_nl_exchange(struct nc_nl *nl, struct nlmsghdr *nlh,
 			return MNL_CB_ERROR;
 		}
 		errno = 0;
-		ret = mnl_cb_run2(nl->buf, ret, seq, nl->portid, nc_nl_data_cb,
+		len = ret;
+		ret = mnl_cb_run2(nl->buf, len, seq, nl->portid, nc_nl_data_cb,
 				  run, ctl, ARRAY_SIZE(ctl));
+		/*
+		 * libmnl stops, before any callback, at a part flagged
+		 * NLM_F_DUMP_INTR (EINTR).  Note it and read the dump to its
+		 * end: nc_fetch() takes an interrupted dump again.
+		 */
+		if (ret == MNL_CB_ERROR && errno == EINTR && !run->error && !run->cb_failed) {
+			const struct nlmsghdr *m;
+			int left = len;
+
+			nl->dump_intr = true;
+			ret = MNL_CB_OK;
+			for (m = (void *)nl->buf; mnl_nlmsg_ok(m, left); m = mnl_nlmsg_next(m, &left)) {
+				if (m->nlmsg_seq == seq && m->nlmsg_type == NLMSG_DONE)
+					ret = MNL_CB_STOP;
+			}
+		}
 	} while (ret > MNL_CB_STOP);
 	return ret;
 }

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nic.c - which IRQs are a network device's: the default NIC IRQ list.
+ *
+ * The names of every network device (interface, parent device, parent's
+ * driver) come from a netdevice notifier, in every namespace, into an
+ * RCU-published array that grows with the devices (no limit on their
+ * number).  nc_irq_is_nic() matches an IRQ's action name against it with
+ * nc_nic_name_match() (nic.h, unit-tested in userspace), once per IRQ
+ * and name-list generation: a verdict carries the generation it was
+ * computed from and is recomputed when the list has changed since, so a
+ * rename racing with a classification cannot leave a stale verdict.
+ * CONFIG can replace the automatic list by explicit IRQ numbers.
+ */
+#include <linux/bitmap.h>
+#include <linux/device.h>
+#include <linux/irqnr.h>
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "netcost.h"
+#include "nic.h"
+
+struct nc_nic_name {
+	const struct net_device *dev;	/* key, compared only */
+	char name[IFNAMSIZ];
+	char parent[64];
+	char driver[32];
+};
+
+struct nc_nic_names {
+	struct rcu_head rcu;
+	unsigned int n;
+	struct nc_nic_name e[];
+};
+
+static struct nc_nic_names __rcu *nc_names;
+static DEFINE_MUTEX(nc_names_mutex);	/* serialises writers of both */
+static unsigned int nc_names_gen = 1;	/* nc_nic_gen_next() */
+static u32 *nc_irq_verdict;		/* nr_irqs: nc_nic_verdict() */
+static unsigned int nc_nr_irqs;
+
+/* nc_names_bump - a new generation: every cached verdict is stale */
+static void nc_names_bump(void)
+{
+	lockdep_assert_held(&nc_names_mutex);
+	/* the new list is published before its generation: pairs with nc_irq_is_nic() */
+	smp_store_release(&nc_names_gen, nc_nic_gen_next(nc_names_gen));
+}
+
+/* nc_irq_classify - whether an action name belongs to a network device */
+static bool nc_irq_classify(const char *action)
+{
+	const struct nc_nic_names *l;
+	bool nic = false;
+	unsigned int i;
+
+	rcu_read_lock();
+	l = rcu_dereference(nc_names);
+	for (i = 0; l && i < l->n && !nic; i++)
+		nic = nc_nic_name_match(action, l->e[i].name, l->e[i].parent,
+					l->e[i].driver);
+	rcu_read_unlock();
+	return nic;
+}
+
+/* nc_irq_is_nic - whether @irq (action @name) counts as a NIC IRQ */
+bool nc_irq_is_nic(int irq, const char *name)
+{
+	unsigned int gen, v;
+	bool nic;
+
+	if (irq < 0 || irq >= nc_nr_irqs)
+		return false;
+	if (!READ_ONCE(nc_cfg.nic_irqs_auto))
+		return test_bit(irq, nc_cfg.nic_irqs);
+	/* pairs with nc_names_bump(): the list is at least generation @gen */
+	gen = smp_load_acquire(&nc_names_gen);
+	v = READ_ONCE(nc_irq_verdict[irq]);
+	if (nc_nic_verdict_valid(v, gen))
+		return v & 1;
+	nic = name && nc_irq_classify(name);
+	WRITE_ONCE(nc_irq_verdict[irq], nc_nic_verdict(gen, nic));
+	return nic;
+}
+
+/* nc_irq_config_changed - forget cached verdicts (names or config moved) */
+void nc_irq_config_changed(void)
+{
+	mutex_lock(&nc_names_mutex);
+	nc_names_bump();
+	mutex_unlock(&nc_names_mutex);
+}
+
+static void nc_nic_name_fill(struct nc_nic_name *e, const struct net_device *dev)
+{
+	const struct device *parent = dev->dev.parent;
+
+	memset(e, 0, sizeof(*e));
+	e->dev = dev;
+	strscpy(e->name, dev->name, sizeof(e->name));
+	if (parent) {
+		strscpy(e->parent, dev_name(parent), sizeof(e->parent));
+		if (parent->driver)
+			strscpy(e->driver, parent->driver->name, sizeof(e->driver));
+	}
+}
+
+/*
+ * nc_names_update - add, rename or remove @dev: a new array replaces the
+ * old one (RCU), then the generation moves on.  Process context, RTNL.
+ */
+static void nc_names_update(const struct net_device *dev, bool add)
+{
+	struct nc_nic_names *old, *new;
+	struct nc_nic_name e;
+	unsigned int i, n = 0, found = UINT_MAX;
+
+	if (dev->flags & IFF_LOOPBACK)
+		return;
+	if (add)
+		nc_nic_name_fill(&e, dev);
+	mutex_lock(&nc_names_mutex);
+	old = rcu_dereference_protected(nc_names, lockdep_is_held(&nc_names_mutex));
+	for (i = 0; old && i < old->n; i++) {
+		if (old->e[i].dev == dev)
+			found = i;
+	}
+	if (found == UINT_MAX && !add)
+		goto out;
+	if (found != UINT_MAX && add && !memcmp(&old->e[found], &e, sizeof(e)))
+		goto out;	/* NETDEV_UP with the same names */
+
+	/* on failure the old list stays: this device's IRQs are not found */
+	new = kmalloc(struct_size(new, e, (old ? old->n : 0) + 1), GFP_KERNEL);
+	if (!new)
+		goto out;
+	for (i = 0; old && i < old->n; i++) {
+		if (i != found)
+			new->e[n++] = old->e[i];
+	}
+	if (add)
+		new->e[n++] = e;
+	new->n = n;
+	rcu_assign_pointer(nc_names, new);
+	nc_names_bump();
+	if (old)
+		kfree_rcu(old, rcu);
+out:
+	mutex_unlock(&nc_names_mutex);
+}
+
+static int nc_netdev_event(struct notifier_block *nb, unsigned long event,
+			   void *ptr)
+{
+	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+
+	switch (event) {
+	case NETDEV_REGISTER:
+	case NETDEV_CHANGENAME:
+	case NETDEV_UP:
+		nc_names_update(dev, true);
+		break;
+	case NETDEV_UNREGISTER:
+		nc_names_update(dev, false);
+		break;
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block nc_netdev_nb = {
+	.notifier_call = nc_netdev_event,
+};
+
+/* nc_irq_init - verdict cache, explicit list, and the existing devices */
+int nc_irq_init(void)
+{
+	int err;
+
+	nc_nr_irqs = nc_get_nr_irqs();
+	nc_irq_verdict = kvcalloc(nc_nr_irqs, sizeof(*nc_irq_verdict), GFP_KERNEL);
+	nc_cfg.nic_irqs = bitmap_zalloc(nc_nr_irqs, GFP_KERNEL);
+	if (!nc_irq_verdict || !nc_cfg.nic_irqs) {
+		err = -ENOMEM;
+		goto err_free;
+	}
+	/* replays NETDEV_REGISTER (and UP) for every device in every namespace */
+	err = register_netdevice_notifier(&nc_netdev_nb);
+	if (err)
+		goto err_free;
+	return 0;
+
+err_free:
+	bitmap_free(nc_cfg.nic_irqs);
+	kvfree(nc_irq_verdict);
+	return err;
+}
+
+/* nc_irq_exit - after the probes are gone: no reader is left */
+void nc_irq_exit(void)
+{
+	unregister_netdevice_notifier(&nc_netdev_nb);
+	kfree(rcu_dereference_protected(nc_names, true));
+	RCU_INIT_POINTER(nc_names, NULL);
+	bitmap_free(nc_cfg.nic_irqs);
+	kvfree(nc_irq_verdict);
+}
+
+/* nc_irq_max - the IRQ numbers CONFIG accepts: [0, nr_irqs) */
+unsigned int nc_irq_max(void)
+{
+	return nc_nr_irqs;
+}

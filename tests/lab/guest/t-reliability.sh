@@ -1,0 +1,343 @@
+#!/bin/sh
+# t-reliability.sh - (guest) the module survives its users (issue 10):
+# unload under fire, hostile netlink, permissions and namespaces, CPU
+# hotplug, concurrent dumpers and resets, CONFIG rollback by fault
+# injection, no kretprobe misses.  The runner (tests/lab/run) fails the
+# boot on any WARNING/BUG/Oops/RCU stall/soft lockup/slub report, with
+# page_poison=1 on the command line.
+#
+# Sizes: make check runs a subset; REL_FULL=1 (make reliability) the
+# issue's figures.  REL_CYCLES, REL_FUZZ, REL_HOTPLUG, REL_DUMP_SECS and
+# REL_SEED override each.  "# figure: KEY VALUE" lines are collected by
+# tests/reliability/run into Documentation/reliability.md.
+. /lab/lib.sh
+
+OUT=${1:-/tmp/t-reliability}
+mkdir -p "$OUT"
+KO=/lib/netcost/netcost.ko
+if [ "${REL_FULL:-0}" = 1 ]; then
+	CYCLES=${REL_CYCLES:-100} FUZZ=${REL_FUZZ:-10000} HOTPLUG=${REL_HOTPLUG:-20} DUMPSECS=${REL_DUMP_SECS:-20}
+else
+	CYCLES=${REL_CYCLES:-12} FUZZ=${REL_FUZZ:-1500} HOTPLUG=${REL_HOTPLUG:-3} DUMPSECS=${REL_DUMP_SECS:-5}
+fi
+# make check boots some kernels twice more (virtio-net, threadirqs): the
+# subset runs once per kernel, in its e1000 boot
+if [ "${REL_FULL:-0}" != 1 ] && [ "${LAB_NIC}${LAB_THREADIRQS}" != e10000 ]; then
+	skip "reliability subset: runs in each kernel's e1000 boot (make reliability for the full figures)"
+	exit 0
+fi
+SEED=${REL_SEED:-$(( $(date +%s) % 1000000 * 1000 + $$ % 1000 ))}
+NCPU=$(grep -c ^processor /proc/cpuinfo)
+figure() { echo "# figure: $*"; }
+figure kernel "$LAB_KERNEL"
+
+# ---- helpers -------------------------------------------------------------
+
+# load_start SECONDS RATE - UDP 10.0.0.1 -> 10.0.0.2 in the background
+load_start() {
+	rm -f /tmp/rel.ready
+	in-ns netcost-gen sink -q -p 9400 --ready-file /tmp/rel.ready -l $(($1 + 15)) >/tmp/rel.sink 2>&1 &
+	LOAD_SINK=$!
+	_n=0; while [ ! -s /tmp/rel.ready ] && [ $_n -lt 100 ]; do sleep 0.1; _n=$((_n + 1)); done
+	netcost-gen send -q -H 10.0.0.2 -p 9400 -m 64 -r "$2" -l "$1" --report-wait 0 >/tmp/rel.send 2>&1 &
+	LOAD_SEND=$!
+}
+load_stop() {
+	kill $LOAD_SEND $LOAD_SINK 2>/dev/null
+	wait $LOAD_SEND $LOAD_SINK 2>/dev/null
+}
+
+# total NAME - a counter's or stage's count from "netcost dump -j"
+total() {
+	netcost dump -j 2>/dev/null | tr -d ' \n' | sed -n "s/.*\"total\":.*\"$1\":{\"count\":\([0-9]*\).*/\1/p; s/.*\"total\":.*\"$1\":\([0-9]*\).*/\1/p" | head -1
+}
+
+NICRE=""
+nic_re() {
+	[ -n "$NICRE" ] && return
+	NICRE="($(nic_irq_regex eth0))|($(nic_irq_regex eth1))"
+}
+net_rx() { awk '$1 == "NET_RX:" { for (i = 2; i <= NF; i++) s += $i } END { print s + 0 }' /proc/softirqs; }
+
+# match_proc DESC CMD... - reset, run CMD, then: nic_irqs and the
+# softirq_net_rx count within what /proc/interrupts and /proc/softirqs
+# counted (each netcost read sandwiched between two reads of /proc)
+match_proc() {
+	_d=$1; shift
+	nic_re
+	i0=$(irq_count "$NICRE"); s0=$(net_rx)
+	netcost reset
+	i1=$(irq_count "$NICRE"); s1=$(net_rx)
+	"$@"
+	sleep 0.5
+	i2=$(irq_count "$NICRE"); s2=$(net_rx)
+	netcost dump -j >/tmp/rel.dump 2>/tmp/rel.dump.err
+	i3=$(irq_count "$NICRE"); s3=$(net_rx)
+	j=$(tr -d ' \n' </tmp/rel.dump | sed 's/.*"total"://')
+	ni=$(echo "$j" | sed -n 's/.*"nic_irqs":\([0-9]*\).*/\1/p')
+	nr=$(echo "$j" | sed -n 's/.*"softirq_net_rx":{"count":\([0-9]*\).*/\1/p')
+	if [ -n "$ni" ] && [ "$ni" -ge $((i2 - i1)) ] && [ "$ni" -le $((i3 - i0)) ] && [ "$ni" -gt 0 ]; then
+		ok "$_d: nic_irqs $ni within /proc/interrupts [$((i2 - i1)), $((i3 - i0))]"
+	else
+		not_ok "$_d: nic_irqs '${ni}' within /proc/interrupts [$((i2 - i1)), $((i3 - i0))]"
+		diag "$(grep -E "$NICRE" /proc/interrupts)"
+		diag "$(head -c 600 /tmp/rel.dump.err)"
+	fi
+	if [ -n "$nr" ] && [ "$nr" -ge $((s2 - s1)) ] && [ "$nr" -le $((s3 - s0)) ] && [ "$nr" -gt 0 ]; then
+		ok "$_d: softirq_net_rx $nr within /proc/softirqs NET_RX [$((s2 - s1)), $((s3 - s0))]"
+	else
+		not_ok "$_d: softirq_net_rx '${nr}' within /proc/softirqs NET_RX [$((s2 - s1)), $((s3 - s0))]"
+	fi
+}
+run_load() { load_start "$1" "${2:-1500}"; sleep "$1"; load_stop; }
+
+# slab_snap FILE - active objects per slab cache, and Percpu (kB)
+slab_snap() {
+	sync; echo 3 >/proc/sys/vm/drop_caches
+	awk 'NR > 2 { print $1, $2 }' /proc/slabinfo >"$1"
+	awk '$1 == "Percpu:" { print "@percpu", $2 } $1 == "VmallocUsed:" { print "@vmalloc", $2 }' /proc/meminfo >>"$1"
+}
+
+# ---- 1. unload under fire ------------------------------------------------
+echo "# section: unload"
+echo "# unload under fire: $CYCLES insmod/rmmod cycles during UDP load, a STATS reader, a CONFIG flipper"
+sleep 1
+slab_snap /tmp/rel.slab0
+taint0=$(cat /proc/sys/kernel/tainted)
+rm -f /tmp/rel.stop /tmp/rel.reader /tmp/rel.flipper
+load_start $((CYCLES * 10 + 60)) 1500
+(
+	ok=0 gone=0 race=0 hang=0 other=0
+	while [ ! -e /tmp/rel.stop ]; do
+		timeout 30 netcost dump -j >/dev/null 2>/tmp/rel.rd.err
+		rc=$?
+		case $rc in
+		0) ok=$((ok + 1)) ;;
+		3) gone=$((gone + 1)) ;;
+		124|143) hang=$((hang + 1)) ;;
+		1) if grep -qE 'No such file|not loaded|Operation not supported|Protocol not supported|Unknown|family' /tmp/rel.rd.err; then
+			race=$((race + 1)); else other=$((other + 1)); cp /tmp/rel.rd.err /tmp/rel.rd.other; fi ;;
+		*) other=$((other + 1)); { echo "status $rc"; cat /tmp/rel.rd.err; } >/tmp/rel.rd.other ;;
+		esac
+	done
+	echo "$ok $gone $race $hang $other" >/tmp/rel.reader
+) &
+READER=$!
+(
+	n=0 bad=0
+	while [ ! -e /tmp/rel.stop ]; do
+		for a in "groups irq" "groups all" "recording off" "recording on" "groups net,sched" "groups all"; do
+			# shellcheck disable=SC2086
+			timeout 30 netcost config set $a >/dev/null 2>/tmp/rel.fl.err
+			rc=$?
+			n=$((n + 1))
+			case $rc in
+			0|3) ;;
+			1) grep -qE 'No such file|not loaded|Operation not supported|Protocol not supported|Unknown|family' /tmp/rel.fl.err ||
+				{ bad=$((bad + 1)); cp /tmp/rel.fl.err /tmp/rel.fl.other; } ;;
+			*) bad=$((bad + 1)); { echo "status $rc"; cat /tmp/rel.fl.err; } >/tmp/rel.fl.other ;;
+			esac
+		done
+	done
+	echo "$n $bad" >/tmp/rel.flipper
+) &
+FLIPPER=$!
+cycles=0 eagain=0 fails=0
+i=0
+while [ $i -lt "$CYCLES" ]; do
+	i=$((i + 1))
+	if ! insmod $KO 2>/tmp/rel.ins.err; then
+		fails=$((fails + 1)); diag "cycle $i: insmod: $(cat /tmp/rel.ins.err)"; continue
+	fi
+	sleep "0.$((RANDOM % 5 + 1))"
+	while ! rmmod netcost 2>/tmp/rel.rm.err; do
+		if grep -q 'Resource temporarily unavailable' /tmp/rel.rm.err; then
+			eagain=$((eagain + 1)); sleep 0.02
+		else
+			fails=$((fails + 1)); diag "cycle $i: rmmod: $(cat /tmp/rel.rm.err)"; break
+		fi
+	done
+	cycles=$((cycles + 1))
+	sleep "0.$((RANDOM % 3 + 1))"
+done
+touch /tmp/rel.stop
+wait $READER $FLIPPER
+load_stop
+read -r r_ok r_gone r_race r_hang r_other </tmp/rel.reader
+read -r f_n f_bad </tmp/rel.flipper
+figure cycles "$cycles"
+figure rmmod_eagain "$eagain"
+is "unload under fire: $cycles insmod/rmmod cycles, no failure ($eagain rmmod EAGAIN retried)" "$cycles/$fails" "$CYCLES/0"
+diag "reader: $r_ok dumps, $r_gone exit 3 (module gone), $r_race raced an unload, $r_hang hung, $r_other other"
+[ "$r_hang" = 0 ] && ok "reader never hung ($((r_ok + r_gone + r_race)) runs)" || not_ok "reader hung $r_hang times"
+[ "$r_other" = 0 ] && ok "reader: only exit 0, clean exit 3 or an unload race" || { not_ok "reader: $r_other unexpected results"; diag "$(cat /tmp/rel.rd.other)"; }
+[ "$r_gone" -gt 0 ] && ok "reader got exit 3 while the module was gone ($r_gone times)" || not_ok "reader never saw the module gone"
+[ "$f_bad" = 0 ] && ok "CONFIG flipper: $f_n requests, each done, refused for a missing module, or raced" || { not_ok "CONFIG flipper: $f_bad unexpected results"; diag "$(cat /tmp/rel.fl.other)"; }
+taint=$(cat /proc/sys/kernel/tainted)
+figure taint "$taint"
+if [ $((taint & ~12288)) -eq 0 ] && [ $((taint & 4096)) -ne 0 ]; then
+	ok "taint $taint: only O and E (was $taint0 before the first insmod)"
+else
+	not_ok "taint $taint: more than O (4096) and E (8192) (was $taint0)"
+fi
+sleep 2
+slab_snap /tmp/rel.slab1
+# A leak of one object per cycle grows a cache by >= CYCLES objects; the
+# module's per-CPU statistics are 72 kB a load on 2 CPUs.  vmap_area is
+# left out: freed vmalloc areas (module text) are purged lazily, in
+# batches; VmallocUsed counts the live ones, and must come back.
+lim=$CYCLES; [ "$lim" -lt 64 ] && lim=64
+plim=$((CYCLES * 16)); [ "$plim" -lt 256 ] && plim=256
+grown=$(awk -v lim="$lim" -v plim="$plim" 'FILENAME == ARGV[1] { a[$1] = $2; next }
+	$1 == "@percpu" { if ($2 - a[$1] >= plim) print "Percpu:" a[$1] "kB->" $2 "kB"; next }
+	$1 == "@vmalloc" { if ($2 - a[$1] >= 256) print "VmallocUsed:" a[$1] "kB->" $2 "kB"; next }
+	$1 == "vmap_area" { next }
+	($1 in a) && $2 - a[$1] >= lim { print $1 ":" a[$1] "->" $2 }' /tmp/rel.slab0 /tmp/rel.slab1 | tr '\n' ' ')
+diag "largest changes: $(awk 'FILENAME == ARGV[1] { a[$1] = $2; next } ($1 in a) { d = $2 - a[$1]; if (d != 0) print d, $1 }' /tmp/rel.slab0 /tmp/rel.slab1 | sort -rn | head -5 | tr '\n' ' ')"
+if [ -z "$grown" ]; then
+	ok "slabinfo, Percpu and VmallocUsed back (no cache grew by $lim objects, Percpu by $plim kB, VmallocUsed by 256 kB)"
+else
+	not_ok "allocations not back after $cycles cycles: $grown"
+fi
+
+# ---- the rest runs with the module loaded --------------------------------
+insmod $KO || { not_ok "insmod"; exit 0; }
+
+# ---- 2. permissions and namespaces ---------------------------------------
+echo "# section: permissions"
+as_nobody() { su -s /bin/sh nobody -c "$*" 2>&1; }
+for c in "dump" "reset" "config set recording off"; do
+	e=$(as_nobody "netcost $c"); rc=$?
+	if [ $rc = 4 ] && echo "$e" | grep -q "permission denied"; then
+		ok "uid nobody: netcost $c: EPERM, exit 4: $(echo "$e" | head -1)"
+	else
+		not_ok "uid nobody: netcost $c: exit $rc: $e"
+	fi
+done
+e=$(as_nobody "netcost info -j"); rc=$?
+if [ $rc = 0 ] && ! echo "$e" | grep -q '"hits"'; then
+	ok "uid nobody: INFO answers without the per-hook hit counts"
+else
+	not_ok "uid nobody: INFO: exit $rc, hit counts shown: $(echo "$e" | grep -c '"hits"')"
+fi
+FAMID=$(nc-nlfuzz --print-id)
+e=$(in-ns netcost info 2>&1); rc=$?
+is "other netns: netcost info finds no family (exit 3: $(echo "$e" | head -1))" "$rc" 3
+e=$(in-ns nc-nlfuzz --probe-id "$FAMID"); rc=$?
+[ $rc = 0 ] && ok "other netns: every command sent to family id $FAMID is refused: $e" || not_ok "other netns reached family $FAMID: $e"
+rmmod netcost
+insmod $KO open_read=1 || { not_ok "insmod open_read=1"; exit 0; }
+e=$(as_nobody "netcost dump"); rc=$?
+is "open_read=1: uid nobody can dump STATS" "$rc" 0
+for c in "reset" "config set recording off" "config set groups irq"; do
+	e=$(as_nobody "netcost $c"); rc=$?
+	if [ $rc = 4 ]; then ok "open_read=1: uid nobody: netcost $c still EPERM"; else not_ok "open_read=1: uid nobody: netcost $c: exit $rc: $e"; fi
+done
+rmmod netcost
+insmod $KO || { not_ok "insmod"; exit 0; }
+
+# ---- 3. hostile netlink --------------------------------------------------
+echo "# section: fuzz"
+echo "# hostile netlink: $FUZZ messages, seed $SEED"
+nc-nlfuzz -s "$SEED" -n "$FUZZ" >"$OUT/fuzz.txt" 2>&1
+rc=$?
+diag "$(cat "$OUT/fuzz.txt")"
+msgs=$(sed -n 's/.*: \([0-9]*\) messages, \([0-9]*\) failures.*/\1/p' "$OUT/fuzz.txt")
+figure fuzz_messages "${msgs:-0}"
+figure fuzz_seed "$SEED"
+[ $rc = 0 ] && ok "nc-nlfuzz seed $SEED: ${msgs:-0} messages, every malformed one refused" || not_ok "nc-nlfuzz seed $SEED: status $rc (replay: nc-nlfuzz -s $SEED -n $FUZZ)"
+[ "${msgs:-0}" -ge "$FUZZ" ] && ok "fuzzed at least $FUZZ messages" || not_ok "fuzzed ${msgs:-0} < $FUZZ messages"
+netcost config set nic-irqs auto cpus 0-$((NCPU - 1)) groups all recording on >/dev/null ||
+	not_ok "restore the configuration after fuzzing"
+match_proc "after fuzzing, a valid STATS dump" run_load 3
+
+# ---- 4. concurrency ------------------------------------------------------
+echo "# section: concurrency"
+load_start $((DUMPSECS + 10)) 1500
+(
+	n=0 bad=0
+	while [ ! -e /tmp/rel.dstop ]; do
+		netcost dump -j >/dev/null 2>/tmp/rel.td.err || { bad=$((bad + 1)); cp /tmp/rel.td.err /tmp/rel.td.bad; }
+		n=$((n + 1))
+	done
+	echo "$n $bad" >/tmp/rel.tooldumps
+) &
+TD=$!
+rm -f /tmp/rel.dstop
+nc-dumpcheck -d 4 -r 1 -t "$DUMPSECS" >"$OUT/dumpcheck.txt" 2>&1
+rc=$?
+touch /tmp/rel.dstop; wait $TD
+load_stop
+diag "$(cat "$OUT/dumpcheck.txt")"
+figure dumps "$(awk '/^dumper/ { s += $3 } END { print s + 0 }' "$OUT/dumpcheck.txt")"
+figure dumps_intr "$(awk '/^dumper/ { s += $5 } END { print s + 0 }' "$OUT/dumpcheck.txt")"
+[ $rc = 0 ] && ok "4 dumpers + RESETs for ${DUMPSECS}s: every dump consistent or NLM_F_DUMP_INTR (and retried)" || not_ok "concurrent dumps: inconsistent dump or error"
+read -r tn tbad </tmp/rel.tooldumps
+[ "$tbad" = 0 ] && ok "netcost dump beside them: $tn dumps, all exit 0 (the tool retries interrupted ones)" || { not_ok "netcost dump failed $tbad of $tn times"; diag "$(cat /tmp/rel.td.bad)"; }
+
+# ---- 5. CPU hotplug ------------------------------------------------------
+echo "# section: hotplug"
+hotplug() {
+	hp=0
+	k=0
+	while [ $k -lt "$HOTPLUG" ]; do
+		k=$((k + 1))
+		echo 0 >/sys/devices/system/cpu/cpu1/online || { diag "cpu1 offline failed"; break; }
+		if [ $k = 1 ]; then
+			# the offline CPU's statistics keep their data
+			c1=$(netcost dump -j | tr -d ' \n' | sed 's/"total":.*//; s/.*{"cpu":1,//' |
+				sed -n 's/.*"ctx_switch":{"count":\([0-9]*\).*/\1/p')
+			echo "${c1:-0}" >/tmp/rel.c1off
+		fi
+		sleep 0.3
+		echo 1 >/sys/devices/system/cpu/cpu1/online || { diag "cpu1 online failed"; break; }
+		hp=$((hp + 1))
+		sleep 0.3
+	done
+	echo $hp >/tmp/rel.hp
+}
+hotplug_under_load() { load_start $((HOTPLUG + 20)) 1500; sleep 1; hotplug; sleep 1; load_stop; }
+if [ -w /sys/devices/system/cpu/cpu1/online ]; then
+	match_proc "after $HOTPLUG CPU1 offline/online cycles under load" hotplug_under_load
+	hp=$(cat /tmp/rel.hp)
+	figure hotplugs "$hp"
+	is "CPU1 taken offline and back $HOTPLUG times" "$hp" "$HOTPLUG"
+	c1=$(cat /tmp/rel.c1off)
+	[ "${c1:-0}" -gt 0 ] && ok "offline CPU1 keeps its statistics (ctx_switch count $c1)" || not_ok "offline CPU1's statistics empty (${c1:-none})"
+else
+	skip "CPU hotplug: no writable cpu1/online (smp $LAB_SMP)"
+	figure hotplugs 0
+fi
+
+# ---- 6. CONFIG is atomic: fault injection --------------------------------
+echo "# section: rollback"
+attached() { netcost info -j | tr -d ' \n' | sed 's/},{/}\n{/g' | sed -n 's/.*"name":"\([^"]*\)".*"attached":\([a-z]*\).*/\1=\2/p' | sort | tr '\n' ' '; }
+P=/sys/module/netcost/parameters/fault_attach
+if [ -w $P ]; then
+	netcost config set groups irq >/dev/null
+	before=$(attached)
+	for n in 1 3; do
+		echo $n >$P
+		e=$(netcost config set groups all 2>&1); rc=$?
+		after=$(attached)
+		g=$(netcost config show -j | tr -d ' \n' | sed -n 's/.*"groups":\[\([^]]*\)\].*/\1/p')
+		[ $rc != 0 ] && ok "fault at attach $n: CONFIG refused (exit $rc: $(echo "$e" | head -1))" || not_ok "fault at attach $n: CONFIG accepted"
+		is "fault at attach $n: the hooks are rolled back to the previous set" "$after" "$before"
+		is "fault at attach $n: groups still irq" "$g" '"irq"'
+	done
+	echo 0 >$P
+	check "without the fault: groups all" netcost config set groups all
+	match_proc "after the rollbacks, counting" run_load 2
+else
+	not_ok "no $P (fault_attach parameter)"
+fi
+
+# ---- 7. kretprobe misses -------------------------------------------------
+echo "# section: kretprobe"
+missed=$(netcost info -j | tr -d ' \n' | sed 's/},{/}\n{/g' | sed -n 's/.*"name":"\([^"]*\)".*"missed":\([0-9]*\).*/\1=\2/p' | grep -v '=0$' | tr '\n' ' ')
+[ -z "$missed" ] && ok "no kprobe/kretprobe missed a hit under load" || not_ok "probes missed hits: $missed"
+figure missed "${missed:-0}"
+
+rmmod netcost && ok "final rmmod" || not_ok "final rmmod"
+splats=$(dmesg_splats)
+[ -z "$splats" ] && ok "dmesg clean" || { not_ok "dmesg: kernel complained"; diag "$splats"; }
