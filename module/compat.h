@@ -39,7 +39,7 @@
 
 #if !NC_KERNEL_IS(6, 1) && !NC_KERNEL_IS(6, 12) && !NC_KERNEL_IS(7, 3) && \
 	!defined(NC_ALLOW_UNTESTED)
-#error "netcost: this kernel version is untested (tested: 6.1, 6.12, 7.3); build with NETCOST_ALLOW_UNTESTED=y to try it"
+#error "netcost: untested kernel version (tested: 6.1, 6.12, 7.3); NETCOST_ALLOW_UNTESTED=y to try"
 #endif
 
 /*

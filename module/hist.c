@@ -119,9 +119,9 @@ static void nc_hist_copy(const struct nc_hist *src, struct nc_hist *dst)
 		busy = false;
 		for (i = 0; i < NC_LEVELS; i++)
 			s1[i] = READ_ONCE(src->seq[i]);
-		smp_rmb();
+		smp_rmb();	/* seqs read before the data (pairs with nc_record's wmb) */
 		memcpy(dst, src, sizeof(*dst));
-		smp_rmb();
+		smp_rmb();	/* data read before the seqs again */
 		for (i = 0; i < NC_LEVELS; i++) {
 			s2[i] = READ_ONCE(src->seq[i]);
 			busy |= s1[i] != s2[i] || (s1[i] & 1);
@@ -151,16 +151,23 @@ void nc_stats_copy(int cpu, struct nc_cpu_stats *dst)
  */
 static void nc_stats_reset_cpu(void *unused)
 {
-	u32 seq[NC_LEVELS];
-	int i, l;
+	int i;
 
+	/*
+	 * An IPI is a hardirq-level writer: its sequence is odd while the
+	 * histogram is cleared, so that no reader takes a half-cleared copy.
+	 */
 	for (i = 0; i < __NETCOST_STAGE_MAX; i++) {
 		struct nc_hist *h = this_cpu_ptr(nc_hists[i]);
 
-		memcpy(seq, h->seq, sizeof(seq));
-		memset(h, 0, sizeof(*h));
-		for (l = 0; l < NC_LEVELS; l++)
-			h->seq[l] = seq[l] + 2;
+		WRITE_ONCE(h->seq[2], h->seq[2] + 1);
+		smp_wmb();	/* seq odd before the data moves */
+		h->sum = 0;
+		h->min_inv = 0;
+		h->max = 0;
+		memset(h->buckets, 0, sizeof(h->buckets));
+		smp_wmb();	/* data cleared before seq turns even */
+		WRITE_ONCE(h->seq[2], h->seq[2] + 1);
 	}
 	memset(this_cpu_ptr(nc_ctrs)->counters, 0, sizeof(nc_ctrs->counters));
 }

@@ -58,7 +58,7 @@ static bool nc_detect_threadirqs(void)
 	if (n <= 0)
 		goto out;
 	p = buf;
-	while ((tok = strsep(&p, " \n")) && !found)
+	while ((tok = strsep(&p, "\t\n ")) && !found)
 		found = !strcmp(tok, "threadirqs");
 out:
 	kfree(buf);

@@ -78,6 +78,7 @@ struct nc_cpu_stats {
 	struct nc_hist hist[__NETCOST_STAGE_MAX];
 	struct nc_counters c;
 };
+
 extern atomic_t nc_generation;
 extern u64 nc_reset_ns;
 extern u64 nc_reset_cycles;

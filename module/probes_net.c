@@ -36,7 +36,7 @@ void nc_tp_napi_poll(void *data, struct napi_struct *napi, int work,
 
 	nc_stamp(c, &st);
 	t0 = nc_probe_begin(data);
-	nc_record(NETCOST_STAGE_NAPI_POLL_WORK, work > 0 ? work : 0);
+	nc_record(NETCOST_STAGE_NAPI_POLL_WORK, max(work, 0));
 	if (work >= budget)
 		nc_count(NETCOST_CTR_NAPI_BUDGET_EXHAUSTED, 1);
 	if (c->napi.depth && c->napi.owner == current) {

@@ -111,6 +111,7 @@ struct nc_task *nc_task_get(struct task_struct *p)
 static void nc_slot_free(struct nc_task *t)
 {
 	WRITE_ONCE(t->pid, 0);
+	/* pid cleared before the slot is free: a claimer sets its own after */
 	smp_store_release(&t->task, NULL);
 }
 
