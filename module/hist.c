@@ -69,6 +69,15 @@ void nc_rec_update(void)
 			   groups | NC_REC_ON : 0);
 }
 
+/* nc_hist_clear - empty one histogram of this CPU, sequences kept */
+static void nc_hist_clear(struct nc_hist *h)
+{
+	h->sum = 0;
+	h->min_inv = 0;
+	h->max = 0;
+	memset(h->buckets, 0, sizeof(h->buckets));
+}
+
 /*
  * __nc_record - add one event of @value to @stage on this CPU, which
  * records it (nc_record() checked).  Called from probes, in any context,
@@ -79,9 +88,11 @@ void __nc_record(enum netcost_stage stage, u64 value)
 	struct nc_hist __percpu *h = nc_hists[stage];
 	int level = interrupt_context_level();
 	u64 old, prev;
+	u32 gen;
 
 	this_cpu_inc(h->seq[level]);
 	smp_wmb();	/* seq odd before the data moves */
+	gen = this_cpu_read(h->gen);
 	this_cpu_inc(h->buckets[netcost_hist_index(value)]);
 	this_cpu_add(h->sum, value);
 
@@ -99,6 +110,13 @@ void __nc_record(enum netcost_stage stage, u64 value)
 			break;
 		old = prev;
 	}
+	/*
+	 * A reset (an IPI) that landed in the middle of this update cleared
+	 * part of it and left the rest: drop the event, and whatever a nested
+	 * writer added since, so that no residue outlives the reset.
+	 */
+	if (unlikely(this_cpu_read(h->gen) != gen))
+		nc_hist_clear(this_cpu_ptr(h));
 	smp_wmb();	/* data in place before seq turns even */
 	this_cpu_inc(h->seq[level]);
 }
@@ -106,13 +124,15 @@ void __nc_record(enum netcost_stage stage, u64 value)
 /*
  * nc_hist_copy - take a consistent copy of one histogram of another CPU:
  * every level's sequence even, and unchanged across the copy.  Retries
- * while a writer runs; after 16 tries it keeps the last copy, which is at
- * worst one event off in sum/min/max (never in the buckets).
+ * while a writer runs.  Returns false when it gave up (a writer kept one
+ * sequence busy through every try: under emulation a vCPU can stop in
+ * the middle of an update for a long time); the caller must then flag
+ * what it sends as interrupted, never pass the copy off as consistent.
  */
-static void nc_hist_copy(const struct nc_hist *src, struct nc_hist *dst)
+static bool nc_hist_copy(const struct nc_hist *src, struct nc_hist *dst)
 {
 	u32 s1[NC_LEVELS], s2[NC_LEVELS];
-	int tries = 16, i;
+	int tries = 64, i;
 	bool busy;
 
 	do {
@@ -126,21 +146,29 @@ static void nc_hist_copy(const struct nc_hist *src, struct nc_hist *dst)
 			s2[i] = READ_ONCE(src->seq[i]);
 			busy |= s1[i] != s2[i] || (s1[i] & 1);
 		}
+		if (busy)
+			cpu_relax();
 	} while (busy && --tries);
+	return !busy;
 }
 
-/* nc_stats_copy - copy one CPU's statistics for the netlink reader */
-void nc_stats_copy(int cpu, struct nc_cpu_stats *dst)
+/*
+ * nc_stats_copy - copy one CPU's statistics for the netlink reader.
+ * Returns false when a histogram's copy may be torn (nc_hist_copy()).
+ */
+bool nc_stats_copy(int cpu, struct nc_cpu_stats *dst)
 {
 	const struct nc_counters *src = per_cpu_ptr(nc_ctrs, cpu);
+	bool ok = true;
 	int i;
 
 	for (i = 0; i < __NETCOST_STAGE_MAX; i++)
-		nc_hist_copy(per_cpu_ptr(nc_hists[i], cpu), &dst->hist[i]);
+		ok &= nc_hist_copy(per_cpu_ptr(nc_hists[i], cpu), &dst->hist[i]);
 	for (i = 0; i < __NETCOST_CTR_MAX; i++)
 		dst->c.counters[i] = READ_ONCE(src->counters[i]);
 	dst->c.self_cycles = READ_ONCE(src->self_cycles);
 	dst->c.self_samples = READ_ONCE(src->self_samples);
+	return ok;
 }
 
 /*
@@ -162,10 +190,8 @@ static void nc_stats_reset_cpu(void *unused)
 
 		WRITE_ONCE(h->seq[2], h->seq[2] + 1);
 		smp_wmb();	/* seq odd before the data moves */
-		h->sum = 0;
-		h->min_inv = 0;
-		h->max = 0;
-		memset(h->buckets, 0, sizeof(h->buckets));
+		nc_hist_clear(h);
+		WRITE_ONCE(h->gen, h->gen + 1);
 		smp_wmb();	/* data cleared before seq turns even */
 		WRITE_ONCE(h->seq[2], h->seq[2] + 1);
 	}

@@ -54,6 +54,7 @@ extern unsigned int nc_dump_repeat;
 
 struct nc_hist {
 	u32 seq[NC_LEVELS];		/* odd while an update of that level runs */
+	u32 gen;			/* bumped by every reset of this CPU */
 	u64 sum;			/* in the stage's unit */
 	u64 min_inv;			/* ~min: zeroed memory = no event yet */
 	u64 max;
@@ -90,7 +91,7 @@ void nc_stats_exit(void);
 void nc_stats_reset(void);
 void nc_rec_update(void);
 void __nc_record(enum netcost_stage stage, u64 value);
-void nc_stats_copy(int cpu, struct nc_cpu_stats *dst);
+bool nc_stats_copy(int cpu, struct nc_cpu_stats *dst);
 u32 nc_probe_cost(void);
 
 /* ---- per-CPU probe state (probes_*.c) ---- */

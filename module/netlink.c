@@ -348,6 +348,7 @@ noinline void nc_set_recording(bool on)
  */
 struct nc_dump {
 	struct nc_cpu_stats copy;
+	bool torn;			/* a copy may be torn: flag every message */
 	unsigned int rep, repeat;	/* module parameter dump_repeat */
 };
 
@@ -471,7 +472,7 @@ static int nc_counter_put(struct sk_buff *skb, int id, u64 value)
  * -EAGAIN when the message is full, -EMSGSIZE when nothing fitted.
  */
 static int nc_stats_fill(struct sk_buff *skb, struct netlink_callback *cb,
-			 const struct nc_cpu_stats *s, u32 cpu_id)
+			 const struct nc_cpu_stats *s, u32 cpu_id, bool torn)
 {
 	bool progress = false;
 	void *hdr;
@@ -482,6 +483,9 @@ static int nc_stats_fill(struct sk_buff *skb, struct netlink_callback *cb,
 	if (!hdr)
 		return -EMSGSIZE;
 	genl_dump_check_consistent(cb, hdr);
+	/* a copy a writer kept busy is no consistent copy: the reader retries */
+	if (torn)
+		genlmsg_nlhdr(hdr)->nlmsg_flags |= NLM_F_DUMP_INTR;
 	if (nla_put_u32(skb, NETCOST_A_CPU, cpu_id))
 		goto err_cancel;
 
@@ -533,14 +537,15 @@ static int nc_stats_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			}
 			if (cpu >= nr_cpu_ids)
 				return skb->len;
-			nc_stats_copy(cpu, &d->copy);
+			if (!nc_stats_copy(cpu, &d->copy))
+				d->torn = true;
 			cb->args[1] = 0;
 			cb->args[2] = 0;
 			cb->args[3] = 0;
 			cb->args[4] = 1;
 		}
 		err = nc_stats_fill(skb, cb, &d->copy,
-				    cb->args[0] + d->rep * nr_cpu_ids);
+				    cb->args[0] + d->rep * nr_cpu_ids, d->torn);
 		if (err == -EAGAIN)
 			return skb->len;
 		if (err)
