@@ -94,6 +94,9 @@ run_load() { load_start "$1" "${2:-1500}"; sleep "$1"; load_stop; }
 # slab_snap FILE - active objects per slab cache, and Percpu (kB)
 slab_snap() {
 	sync; echo 3 >/proc/sys/vm/drop_caches
+	# SLUB counts objects on per-CPU slabs as in use: flush them first,
+	# so that what is counted is what is allocated
+	for _s in /sys/kernel/slab/*/shrink; do echo 1 >"$_s" 2>/dev/null; done
 	awk 'NR > 2 { print $1, $2 }' /proc/slabinfo >"$1"
 	awk '$1 == "Percpu:" { print "@percpu", $2 } $1 == "VmallocUsed:" { print "@vmalloc", $2 }' /proc/meminfo >>"$1"
 }
