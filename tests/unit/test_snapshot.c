@@ -187,7 +187,7 @@ static char *edit_valid(const char *from, const char *to)
 static void test_loader_rejects(void **state)
 {
 	char *small = edit_valid("\"schema\": 1", "\"schema\": 1");
-	char *newer = edit_valid("\"schema\": 1", "\"schema\": 3");
+	char *newer = edit_valid("\"schema\": 1", "\"schema\": 4");
 	char *tool = edit_valid("\"tool\": \"netcost\"", "\"tool\": \"perf\"");
 	char *noschema = edit_valid("\"schema\": 1,", "");
 	char *missing = edit_valid("\"tsc_khz\": 2096000,\n  \"nr_cpus\": 2,\n  \"nr_cpus_online\"",
@@ -219,7 +219,7 @@ static void test_loader_rejects(void **state)
 		{ "array", "[1, 2]", "not a netcost snapshot (not a JSON object)" },
 		{ "wrong tool", tool, "not a netcost snapshot (no \"tool\": \"netcost\")" },
 		{ "no schema", noschema, "no valid \"schema\"" },
-		{ "newer schema", newer, "schema 3 is newer than this netcost's (2)" },
+		{ "newer schema", newer, "schema 4 is newer than this netcost's (3)" },
 		{ "missing field", missing, "info.tsc_khz: missing" },
 		{ "wrong type", wrongtype, "cpus[0].stages.hardirq.count: expected an integer" },
 		{ "negative", negative, "cpus[0].stages.hardirq.count: must not be negative" },
@@ -280,6 +280,100 @@ static void test_loader_rejects(void **state)
 	free(manycpus);
 }
 
+/* @text with @from replaced by @to (once); frees @text */
+static char *edit_text(char *text, const char *from, const char *to)
+{
+	char *at = strstr(text, from), *out;
+
+	assert_non_null(at);
+	out = calloc(1, strlen(text) + strlen(to) + 1);
+	memcpy(out, text, (size_t)(at - text));
+	strcat(out, to);
+	strcat(out, at + strlen(from));
+	free(text);
+	return out;
+}
+
+/* the sum of napi_poll_work on CPU 0 and in the total, after loading @text */
+static void load_napi_sum(const char *text, uint64_t *cpu0, uint64_t *total)
+{
+	struct nc_model *m = calloc(1, sizeof(*m));
+	int s;
+
+	nc_model_init(m);
+	assert_int_equal(nc_snapshot_load(m, write_file("napi.json", text, strlen(text))), 0);
+	s = nc_model_find_stage(m, "napi_poll_work");
+	assert_true(s >= 0);
+	assert_int_equal(m->stage[s].unit, NETCOST_UNIT_PACKETS);
+	*cpu0 = m->cpus[0].stage[s]->sum;
+	*total = m->total.stage[s]->sum;
+	nc_model_free(m);
+	free(m);
+}
+
+/*
+ * issue 11 "Consistent output": napi_poll_work's sum is written under
+ * "packets" (its unit), cycle stages' under "cycles"; files of schema 1
+ * and 2, which name every sum "cycles", still load; a schema 3 file with a
+ * packet stage's sum under "cycles" is refused.
+ */
+static void test_sum_key_unit(void **state)
+{
+	char *v1 = edit_valid("\"schema\": 1", "\"schema\": 1");
+	char *v2 = edit_text(edit_valid("\"schema\": 1", "\"schema\": 2"),
+			     "\"probe_cost\"", "\"probe_cost_cycles\"");
+	char *v3 = edit_text(edit_valid("\"schema\": 1", "\"schema\": 3"),
+			     "\"probe_cost\"", "\"probe_cost_cycles\"");
+	struct nc_model *m = calloc(1, sizeof(*m));
+	uint64_t c0, tot, c0b, totb;
+	json_t *doc, *stages, *napi, *hard;
+	char path[512], *saved;
+
+	(void)state;
+	load_napi_sum(v1, &c0, &tot);
+	assert_int_equal(c0, 189);
+	load_napi_sum(v2, &c0b, &totb);
+	assert_int_equal(c0b, c0);
+	assert_int_equal(totb, tot);
+
+	/* written with the unit's key, and read back the same */
+	nc_model_init(m);
+	assert_int_equal(nc_snapshot_load(m, write_file("napi-v1.json", v1, strlen(v1))), 0);
+	snprintf(path, sizeof(path), "%s/napi-v3.json", TEST_OUT);
+	assert_int_equal(nc_snapshot_save(m, path), 0);
+	nc_model_free(m);
+	doc = json_load_file(path, 0, NULL);
+	assert_non_null(doc);
+	assert_int_equal(json_integer_value(json_object_get(doc, "schema")), 3);
+	stages = json_object_get(json_array_get(json_object_get(doc, "cpus"), 0), "stages");
+	napi = json_object_get(stages, "napi_poll_work");
+	hard = json_object_get(stages, "hardirq");
+	assert_non_null(napi);
+	assert_null(json_object_get(napi, "cycles"));
+	assert_int_equal(json_integer_value(json_object_get(napi, "packets")), 189);
+	assert_non_null(json_object_get(hard, "cycles"));
+	assert_null(json_object_get(hard, "packets"));
+	saved = json_dumps(doc, 0);
+	load_napi_sum(saved, &c0b, &totb);
+	assert_int_equal(c0b, c0);
+	assert_int_equal(totb, tot);
+	free(saved);
+	json_decref(doc);
+
+	/* schema 3 names it "packets": "cycles" there is a mistake */
+	nc_err_quiet = true;
+	nc_model_init(m);
+	assert_int_equal(nc_snapshot_load(m, write_file("napi-bad.json", v3, strlen(v3))),
+			 NC_EXIT_SNAPSHOT);
+	assert_non_null(strstr(nc_last_err, "stages.napi_poll_work.packets: missing"));
+	nc_model_free(m);
+	nc_err_quiet = false;
+	free(m);
+	free(v1);
+	free(v2);
+	free(v3);
+}
+
 /* bug 7: a file past the size limit, or one without end, is refused */
 static void test_loader_size_limit(void **state)
 {
@@ -316,6 +410,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_names_survive),
 		cmocka_unit_test(test_loader_rejects),
 		cmocka_unit_test(test_loader_size_limit),
+		cmocka_unit_test(test_sum_key_unit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

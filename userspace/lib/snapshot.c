@@ -32,6 +32,16 @@ static const char *const nc_unit_names[] = {
 	[NETCOST_UNIT_PACKETS]	= "packets",
 };
 
+/*
+ * nc_sum_key - the key of a stage's sum: its unit's name ("cycles", or
+ * "packets" for napi_poll_work), so that the key says what it counts.
+ * Files before schema 3 name every sum "cycles".
+ */
+const char *nc_sum_key(uint8_t unit)
+{
+	return unit == NETCOST_UNIT_PACKETS ? "packets" : "cycles";
+}
+
 /* nc_group_name - the name of group bit @bit, or NULL when unknown */
 const char *nc_group_name(unsigned int bit)
 {
@@ -212,7 +222,7 @@ static json_t *nc_stage_to_json(const struct nc_model *m, const struct nc_cpu *c
 	unsigned int i;
 
 	json_object_set_new(o, "count", nc_jint(h->count));
-	json_object_set_new(o, "cycles", nc_jint(h->sum));
+	json_object_set_new(o, nc_sum_key(m->stage[s].unit), nc_jint(h->sum));
 	json_object_set_new(o, "min", nc_jint(h->min));
 	json_object_set_new(o, "max", nc_jint(h->max));
 	json_object_set_new(o, "unit", json_string(m->stage[s].unit < ARRAY_SIZE(nc_unit_names) ?
@@ -693,7 +703,7 @@ static int nc_jbucket(struct nc_jctx *j, json_t *obj, struct nc_hist *h)
  * the buckets sum to the count, the mean lies in [min, max], and an empty
  * histogram has no cycles.  What a probe records always does.
  */
-static int nc_jhist_check(struct nc_jctx *j, const struct nc_hist *h)
+static int nc_jhist_check(struct nc_jctx *j, const struct nc_hist *h, const char *sum_key)
 {
 	uint64_t total = 0;
 	char what[160];
@@ -709,7 +719,7 @@ static int nc_jhist_check(struct nc_jctx *j, const struct nc_hist *h)
 	}
 	if (!h->count) {
 		if (h->sum || h->min || h->max)
-			return nc_jfail(j, "count", "0, but cycles, min or max are not");
+			return nc_jfail(j, "count", "0, but the sum, min or max are not");
 		return 0;
 	}
 	if ((unsigned __int128)h->min * h->count > h->sum ||
@@ -717,7 +727,7 @@ static int nc_jhist_check(struct nc_jctx *j, const struct nc_hist *h)
 		snprintf(what, sizeof(what), "mean %.3g outside [min %llu, max %llu]",
 			 (double)h->sum / (double)h->count, (unsigned long long)h->min,
 			 (unsigned long long)h->max);
-		return nc_jfail(j, "cycles", what);
+		return nc_jfail(j, sum_key, what);
 	}
 	return 0;
 }
@@ -728,6 +738,7 @@ static int nc_jstage(struct nc_jctx *j, struct nc_model *m, struct nc_cpu *c,
 {
 	json_t *buckets, *unit, *role, *v;
 	uint8_t u = NETCOST_UNIT_CYCLES;
+	const char *sum_key;
 	struct nc_hist *h;
 	size_t i, len;
 	int s, ret;
@@ -763,8 +774,9 @@ static int nc_jstage(struct nc_jctx *j, struct nc_model *m, struct nc_cpu *c,
 			return nc_jfail(j, "role", "not the role this stage has on another CPU");
 	}
 	h = nc_cpu_hist(c, s);
+	sum_key = j->schema < 3 ? "cycles" : nc_sum_key(m->stage[s].unit);
 	if (nc_jget_u64(j, obj, "count", &h->count) ||
-	    nc_jget_u64(j, obj, "cycles", &h->sum) ||
+	    nc_jget_u64(j, obj, sum_key, &h->sum) ||
 	    nc_jget_u64(j, obj, "min", &h->min) ||
 	    nc_jget_u64(j, obj, "max", &h->max) ||
 	    nc_jget(j, obj, "buckets", JSON_ARRAY, &buckets))
@@ -779,7 +791,7 @@ static int nc_jstage(struct nc_jctx *j, struct nc_model *m, struct nc_cpu *c,
 		if (ret)
 			return ret;
 	}
-	return nc_jhist_check(j, h);
+	return nc_jhist_check(j, h, sum_key);
 }
 
 /* nc_jcpu - "stages" and "counters" of one CPU object into @c */
@@ -883,7 +895,8 @@ static int nc_jsums_check(struct nc_jctx *j, const struct nc_model *m)
 			    count > INT64_MAX || sum > INT64_MAX) {
 				snprintf(j->path, sizeof(j->path), "cpus[%u].stages.%s", i,
 					 m->stage[s].name);
-				return nc_jfail(j, count > INT64_MAX ? "count" : "cycles",
+				return nc_jfail(j, count > INT64_MAX ? "count" :
+						nc_sum_key(m->stage[s].unit),
 						"the sum over CPUs overflows");
 			}
 		}
