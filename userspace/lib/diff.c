@@ -38,25 +38,14 @@ static void nc_diff_stage_fill(struct nc_diff_stage *r, const struct nc_model *a
 	const struct nc_stage_desc *desc = sa >= 0 ? &a->stage[sa] : &b->stage[sb];
 	const struct nc_hist *ha = sa >= 0 && a->total.stage[sa] ? a->total.stage[sa] : &empty;
 	const struct nc_hist *hb = sb >= 0 && b->total.stage[sb] ? b->total.stage[sb] : &empty;
-	uint64_t pa, pb;
+	bool own = desc->role == NC_ROLE_TOP;
 
 	snprintf(r->name, sizeof(r->name), "%s", desc->name);
 	r->role = desc->role;
 	r->unit = desc->unit;
-	pa = sa >= 0 ? nc_cpu_packets(a, &a->total, (unsigned int)sa) :
-	     nc_cpu_counter(a, &a->total, desc->per_tx ? "tx_packets" : "rx_packets");
-	pb = sb >= 0 ? nc_cpu_packets(b, &b->total, (unsigned int)sb) :
-	     nc_cpu_counter(b, &b->total, desc->per_tx ? "tx_packets" : "rx_packets");
 	/* a top-level stage counts its own cycles, so that the rows add up */
-	if (desc->role == NC_ROLE_TOP) {
-		r->a = !pa ? -1 : sa < 0 ? 0 :
-		       (double)nc_stage_own_cycles(a, &a->total, sa) / (double)pa;
-		r->b = !pb ? -1 : sb < 0 ? 0 :
-		       (double)nc_stage_own_cycles(b, &b->total, sb) / (double)pb;
-	} else {
-		r->a = pa ? (double)ha->sum / (double)pa : -1;
-		r->b = pb ? (double)hb->sum / (double)pb : -1;
-	}
+	r->a = nc_stage_per_packet_named(a, desc->name, desc->per_tx, own);
+	r->b = nc_stage_per_packet_named(b, desc->name, desc->per_tx, own);
 	r->a_ns = r->a >= 0 ? nc_cycles_to_ns(r->a, a->info.tsc_khz) : -1;
 	r->b_ns = r->b >= 0 ? nc_cycles_to_ns(r->b, b->info.tsc_khz) : -1;
 	r->ratio = -1;
@@ -100,10 +89,8 @@ static void nc_diff_counter_fill(struct nc_diff *d, const char *name)
 	snprintf(c->name, sizeof(c->name), "%s", name);
 	for (i = 0; i < 2; i++) {
 		int k = nc_model_find_counter(m[i], name);
-		uint64_t rx = nc_cpu_counter(m[i], &m[i]->total, "rx_packets");
 
-		*v[i] = k >= 0 && m[i]->total.has_counter[k] && rx ?
-			(double)m[i]->total.counter[k] / (double)rx : -1;
+		*v[i] = k < 0 ? -1 : nc_counter_per_packet(m[i], &m[i]->total, (unsigned int)k);
 	}
 }
 

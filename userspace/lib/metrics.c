@@ -6,6 +6,8 @@
  * sums (role top) and the irq_thread rule.  The renderers (report, diff,
  * plot, export) print these and compute none of their own.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "metrics.h"
@@ -165,3 +167,196 @@ double nc_top_per_packet(const struct nc_model *m, const struct nc_cpu *c)
 	return any ? total : -1;
 }
 
+
+/*
+ * nc_recorded_cpus - how many of @m's CPUs the module records (its config
+ * cpumask): the dump lists every possible CPU, but only these can spend
+ * cycles on recorded stages.  All of them when the mask says nothing.
+ */
+unsigned int nc_recorded_cpus(const struct nc_model *m)
+{
+	bool *set = nc_xcalloc(NC_MAX_CPUS, sizeof(*set));
+	unsigned int i, n = 0;
+
+	if (!nc_parse_cpulist(m->info.config.cpus, set, NC_MAX_CPUS))
+		for (i = 0; i < m->nr_cpus; i++)
+			n += set[m->cpus[i].cpu];
+	free(set);
+	return n ? n : m->nr_cpus;
+}
+
+/*
+ * nc_cpu_time_pct - @cycles as % of the CPU time recorded: @nr_cpus CPUs
+ * times the interval.  -1 when the interval has no length.
+ */
+double nc_cpu_time_pct(const struct nc_model *m, uint64_t cycles, unsigned int nr_cpus)
+{
+	uint64_t span = nc_model_interval_cycles(m) * nr_cpus;
+
+	return span ? 100.0 * (double)cycles / (double)span : -1;
+}
+
+/*
+ * nc_stage_events_per_packet - stage @s's events on @c per packet (of all
+ * CPUs, rx or tx as nc_cpu_packets() says).  -1 with no packets.
+ */
+double nc_stage_events_per_packet(const struct nc_model *m, const struct nc_cpu *c,
+				  unsigned int s)
+{
+	uint64_t pkts = nc_cpu_packets(m, &m->total, s);
+
+	if (!pkts)
+		return -1;
+	return c->stage[s] ? (double)c->stage[s]->count / (double)pkts : 0;
+}
+
+/*
+ * nc_stage_cpu_pct - stage @s's cycles on @c as % of the CPU time of
+ * @nr_cpus CPUs over the interval; -1 for what is not CPU time (waiting,
+ * counts) or without an interval
+ */
+double nc_stage_cpu_pct(const struct nc_model *m, const struct nc_cpu *c, unsigned int s,
+			unsigned int nr_cpus)
+{
+	if (m->stage[s].unit != NETCOST_UNIT_CYCLES || m->stage[s].role == NC_ROLE_LATENCY)
+		return -1;
+	return nc_cpu_time_pct(m, c->stage[s] ? c->stage[s]->sum : 0, nr_cpus);
+}
+
+/* nc_top_cycles - the own cycles of @c's top-level stages (a packet's total) */
+uint64_t nc_top_cycles(const struct nc_model *m, const struct nc_cpu *c)
+{
+	uint64_t sum = 0;
+	unsigned int s;
+
+	for (s = 0; s < m->nr_stages; s++)
+		if (nc_stage_in_total(m, s) && c->stage[s])
+			sum += nc_stage_own_cycles(m, c, s);
+	return sum;
+}
+
+/*
+ * nc_top_stages - the top-level stages of @c that cost something per
+ * packet, most costly first, at most @max of them into @out; returns how
+ * many
+ */
+unsigned int nc_top_stages(const struct nc_model *m, const struct nc_cpu *c,
+			   unsigned int *out, unsigned int max)
+{
+	unsigned int s, i, n = 0, top[NC_MAX_STAGES];
+
+	for (s = 0; s < m->nr_stages; s++) {
+		double x = nc_stage_own_per_packet(m, c, s);
+
+		if (!nc_stage_in_total(m, s) || !c->stage[s] || x <= 0)
+			continue;
+		for (i = n; i > 0 && nc_stage_own_per_packet(m, c, top[i - 1]) < x; i--)
+			top[i] = top[i - 1];
+		top[i] = s;
+		n++;
+	}
+	if (n > max)
+		n = max;
+	memcpy(out, top, n * sizeof(*out));
+	return n;
+}
+
+/*
+ * nc_stage_per_packet_named - the cost per packet of the stage @name in
+ * @m's total, as diff sets two snapshots side by side: own cycles for a
+ * top-level stage (so that the rows add up to the total); 0 when @m lacks
+ * the stage but has packets; -1 with no packets.  @per_tx: divide by tx
+ * packets (the stage's own flag when @m has it).
+ */
+double nc_stage_per_packet_named(const struct nc_model *m, const char *name, bool per_tx,
+				 bool own)
+{
+	int s = nc_model_find_stage(m, name);
+	uint64_t pkts, sum;
+
+	pkts = s >= 0 ? nc_cpu_packets(m, &m->total, (unsigned int)s) :
+	       nc_cpu_counter(m, &m->total, per_tx ? "tx_packets" : "rx_packets");
+	if (!pkts)
+		return -1;
+	if (s < 0 || !m->total.stage[s])
+		return 0;
+	sum = own ? nc_stage_own_cycles(m, &m->total, (unsigned int)s) : m->total.stage[s]->sum;
+	return (double)sum / (double)pkts;
+}
+
+/* nc_counter_per_packet - counter @k of @c per rx packet of all CPUs; -1 with no packets */
+double nc_counter_per_packet(const struct nc_model *m, const struct nc_cpu *c, unsigned int k)
+{
+	uint64_t rx = nc_rx_packets(m, &m->total);
+
+	if (!rx || !c->has_counter[k])
+		return -1;
+	return (double)c->counter[k] / (double)rx;
+}
+
+/* nc_is_netrx_runs - a "net_rx_in_<where>" run counter (not its _cycles) */
+bool nc_is_netrx_runs(const char *name)
+{
+	size_t len = strlen(name);
+
+	return !strncmp(name, "net_rx_in_", 10) &&
+	       !(len > 7 && !strcmp(name + len - 7, "_cycles"));
+}
+
+/* nc_is_netrx_cycles - the "_cycles" twin of a NET_RX placement counter */
+bool nc_is_netrx_cycles(const char *name)
+{
+	size_t len = strlen(name);
+
+	return !strncmp(name, "net_rx_in_", 10) && len > 7 &&
+	       !strcmp(name + len - 7, "_cycles");
+}
+
+/*
+ * nc_netrx_placement - where NET_RX ran on @c: one row per
+ * "net_rx_in_<where>" counter the model has (any <where>, new ones
+ * included), with its runs and cycles, their shares of all runs and
+ * cycles (%), and the cycles per rx packet of all CPUs (-1: no packets).
+ * At most @max rows into @rows; returns how many (0: no NET_RX at all).
+ */
+unsigned int nc_netrx_placement(const struct nc_model *m, const struct nc_cpu *c,
+				struct nc_netrx_row *rows, unsigned int max)
+{
+	uint64_t rx = nc_rx_packets(m, &m->total), runs = 0, cycles = 0;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < m->nr_counters; i++) {
+		if (!c->has_counter[i])
+			continue;
+		if (nc_is_netrx_runs(m->counter[i]))
+			runs += c->counter[i];
+		else if (nc_is_netrx_cycles(m->counter[i]))
+			cycles += c->counter[i];
+	}
+	if (!runs && !cycles)
+		return 0;
+	for (i = 0; i < m->nr_counters && n < max; i++) {
+		char cname[NC_NAME_LEN + 8];
+		struct nc_netrx_row *r = &rows[n];
+
+		if (!c->has_counter[i] || !nc_is_netrx_runs(m->counter[i]))
+			continue;
+		snprintf(cname, sizeof(cname), "%s_cycles", m->counter[i]);
+		r->where = m->counter[i] + 10;
+		r->runs = c->counter[i];
+		r->cycles = nc_cpu_counter(m, c, cname);
+		r->runs_pct = runs ? 100.0 * (double)r->runs / (double)runs : 0;
+		r->cycles_pct = cycles ? 100.0 * (double)r->cycles / (double)cycles : 0;
+		r->per_packet = rx ? (double)r->cycles / (double)rx : -1;
+		n++;
+	}
+	return n;
+}
+
+/* nc_hist_bucket_pct - bucket @b's share of @h's events, in %; 0 when empty */
+double nc_hist_bucket_pct(const struct nc_hist *h, unsigned int b)
+{
+	uint64_t total = nc_hist_bucket_total(h);
+
+	return total ? 100.0 * (double)h->buckets[b] / (double)total : 0;
+}

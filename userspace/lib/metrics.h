@@ -7,6 +7,7 @@
 #ifndef NETCOST_METRICS_H
 #define NETCOST_METRICS_H
 
+#include "hist.h"
 #include "model.h"
 
 double nc_interval_s(const struct nc_model *m);
@@ -26,5 +27,31 @@ double nc_stage_per_packet(const struct nc_model *m, const struct nc_cpu *c,
 double nc_stage_own_per_packet(const struct nc_model *m, const struct nc_cpu *c,
 			       unsigned int s);
 double nc_top_per_packet(const struct nc_model *m, const struct nc_cpu *c);
+unsigned int nc_recorded_cpus(const struct nc_model *m);
+double nc_cpu_time_pct(const struct nc_model *m, uint64_t cycles, unsigned int nr_cpus);
+double nc_stage_events_per_packet(const struct nc_model *m, const struct nc_cpu *c,
+				  unsigned int s);
+double nc_stage_cpu_pct(const struct nc_model *m, const struct nc_cpu *c, unsigned int s,
+			unsigned int nr_cpus);
+uint64_t nc_top_cycles(const struct nc_model *m, const struct nc_cpu *c);
+unsigned int nc_top_stages(const struct nc_model *m, const struct nc_cpu *c,
+			   unsigned int *out, unsigned int max);
+double nc_stage_per_packet_named(const struct nc_model *m, const char *name, bool per_tx,
+				 bool own);
+double nc_counter_per_packet(const struct nc_model *m, const struct nc_cpu *c, unsigned int k);
+bool nc_is_netrx_runs(const char *name);
+bool nc_is_netrx_cycles(const char *name);
+
+/* One row of "where NET_RX ran" (nc_netrx_placement()) */
+struct nc_netrx_row {
+	const char *where;		/* "irq_exit", "ksoftirqd", ... */
+	uint64_t runs, cycles;
+	double runs_pct, cycles_pct;	/* of all NET_RX runs / cycles */
+	double per_packet;		/* cycles per rx packet; -1: no packets */
+};
+
+unsigned int nc_netrx_placement(const struct nc_model *m, const struct nc_cpu *c,
+				struct nc_netrx_row *rows, unsigned int max);
+double nc_hist_bucket_pct(const struct nc_hist *h, unsigned int b);
 
 #endif
