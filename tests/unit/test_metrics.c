@@ -204,6 +204,63 @@ static void test_recorded_cpus_and_buckets(void **state)
 	free(m);
 }
 
+/* info_at - INFO at @ns with hooks a and b at @ha and @hb hits */
+static void info_at(struct nc_info *i, uint64_t ns, uint64_t ha, uint64_t hb, uint32_t cost)
+{
+	memset(i, 0, sizeof(*i));
+	i->tsc_khz = 2000000;
+	i->now_ns = ns;
+	i->probe_cost = cost;
+	strcpy(i->hook[0].name, "irq_handler_entry");
+	i->hook[0].hits = ha;
+	strcpy(i->hook[1].name, "napi_poll");
+	i->hook[1].hits = hb;
+	i->nr_hooks = 2;
+}
+
+/* issue 9 item 5: the probes' cost from two INFO replies */
+static void test_overhead(void **state)
+{
+	struct nc_info *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+	struct nc_overhead *o = calloc(1, sizeof(*o));
+
+	(void)state;
+	/* 2 s apart: 20000 and 5000 more hits, 100 cycles each, 2 GHz */
+	info_at(a, 1000000000, 1000, 500, 90);
+	info_at(b, 3000000000, 21000, 5500, 100);
+	assert_int_equal(nc_overhead(a, b, o), 0);
+	assert_float_equal(o->interval_s, 2, EPS);
+	assert_int_equal(o->nr_hooks, 2);
+	assert_string_equal(o->hook[0].name, "irq_handler_entry");
+	assert_float_equal(o->hook[0].hits_per_s, 10000, EPS);
+	assert_float_equal(o->hook[1].hits_per_s, 2500, EPS);
+	assert_float_equal(o->hits_per_s, 12500, EPS);
+	assert_float_equal(o->cost_per_hit, 100, EPS);	/* the later sample */
+	assert_float_equal(o->cycles_per_s, 1.25e6, EPS);
+	assert_float_equal(o->cpu_pct, 100 * 1.25e6 / 2e9, EPS);
+	assert_float_equal(o->hook[0].cpu_pct, 100 * 1e6 / 2e9, EPS);
+
+	/* a hook attached between the reads counts from 0 */
+	strcpy(a->hook[1].name, "other");
+	assert_int_equal(nc_overhead(a, b, o), 0);
+	assert_float_equal(o->hook[1].hits_per_s, 2750, EPS);
+
+	/* no self-cost sampled yet: rates, but no cycles */
+	b->probe_cost = 0;
+	assert_int_equal(nc_overhead(a, b, o), 0);
+	assert_true(o->cost_per_hit < 0 && o->cycles_per_s < 0 && o->cpu_pct < 0);
+	assert_true(o->hook[0].cycles_per_s < 0);
+
+	/* the module loaded again between the reads; no time between them */
+	info_at(b, 3000000000, 10, 5500, 100);
+	assert_int_equal(nc_overhead(a, b, o), -1);
+	info_at(b, 1000000000, 21000, 5500, 100);
+	assert_int_equal(nc_overhead(a, b, o), -1);
+	free(a);
+	free(b);
+	free(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -212,6 +269,7 @@ int main(void)
 		cmocka_unit_test(test_counters),
 		cmocka_unit_test(test_per_packet_named),
 		cmocka_unit_test(test_recorded_cpus_and_buckets),
+		cmocka_unit_test(test_overhead),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -360,3 +360,44 @@ double nc_hist_bucket_pct(const struct nc_hist *h, unsigned int b)
 
 	return total ? 100.0 * (double)h->buckets[b] / (double)total : 0;
 }
+
+/*
+ * nc_overhead - what the probes cost, from two INFO replies @a and @b
+ * (@b later): each hook's hits per second over the interval between the
+ * replies (a hook's hit count runs from its attach, RESET leaves it), the
+ * sampled self-cost per hit of @b (probe_cost_cycles), and so the cycles
+ * per second and the % of one CPU the probes take.  Hooks are matched by
+ * name; a hook missing from @a counts from 0 hits.  Returns 0, or -1 when
+ * the replies cannot be compared: no time between them, or a hit count
+ * that went back (the module was loaded again).
+ */
+int nc_overhead(const struct nc_info *a, const struct nc_info *b, struct nc_overhead *o)
+{
+	double hz = (double)b->tsc_khz * 1000;
+	unsigned int i, k;
+
+	memset(o, 0, sizeof(*o));
+	o->cost_per_hit = b->probe_cost ? (double)b->probe_cost : -1;
+	if (b->now_ns <= a->now_ns)
+		return -1;
+	o->interval_s = (double)(b->now_ns - a->now_ns) / 1e9;
+	for (i = 0; i < b->nr_hooks && o->nr_hooks < NC_MAX_HOOKS; i++) {
+		const struct nc_hook *hb = &b->hook[i];
+		struct nc_hook_rate *r = &o->hook[o->nr_hooks++];
+		uint64_t before = 0;
+
+		for (k = 0; k < a->nr_hooks; k++)
+			if (!strcmp(a->hook[k].name, hb->name))
+				before = a->hook[k].hits;
+		if (hb->hits < before)
+			return -1;
+		r->name = hb->name;
+		r->hits_per_s = (double)(hb->hits - before) / o->interval_s;
+		r->cycles_per_s = o->cost_per_hit < 0 ? -1 : r->hits_per_s * o->cost_per_hit;
+		r->cpu_pct = r->cycles_per_s < 0 || !hz ? -1 : 100 * r->cycles_per_s / hz;
+		o->hits_per_s += r->hits_per_s;
+	}
+	o->cycles_per_s = o->cost_per_hit < 0 ? -1 : o->hits_per_s * o->cost_per_hit;
+	o->cpu_pct = o->cycles_per_s < 0 || !hz ? -1 : 100 * o->cycles_per_s / hz;
+	return 0;
+}

@@ -54,4 +54,25 @@ unsigned int nc_netrx_placement(const struct nc_model *m, const struct nc_cpu *c
 				struct nc_netrx_row *rows, unsigned int max);
 double nc_hist_bucket_pct(const struct nc_hist *h, unsigned int b);
 
+/* One hook's share of the probes' cost (nc_overhead()) */
+struct nc_hook_rate {
+	const char *name;		/* points into the later INFO */
+	double hits_per_s;
+	double cycles_per_s;		/* -1: no self-cost sampled yet */
+	double cpu_pct;			/* of one CPU; -1: as above, or no TSC rate */
+};
+
+/* What the probes cost, from two INFO replies */
+struct nc_overhead {
+	double interval_s;		/* between the replies */
+	double hits_per_s;		/* all hooks */
+	double cost_per_hit;		/* cycles, the sampled self-cost; -1: none yet */
+	double cycles_per_s;		/* -1: no self-cost */
+	double cpu_pct;			/* of one CPU; -1: no self-cost or TSC rate */
+	unsigned int nr_hooks;
+	struct nc_hook_rate hook[NC_MAX_HOOKS];
+};
+
+int nc_overhead(const struct nc_info *a, const struct nc_info *b, struct nc_overhead *o);
+
 #endif
