@@ -656,6 +656,21 @@ static int nc_jnamed(struct nc_jctx *j, json_t *obj, const struct nc_field *f,
 static int nc_jfields(struct nc_jctx *j, json_t *obj, const struct nc_field *table, size_t n,
 		      void *base, const char *sum_key);
 
+/*
+ * nc_jlist - the array @key of a list field @f: at most f->len entries,
+ * into @arr, and its count (the unsigned int at f->aux of @base) into @count
+ */
+static int nc_jlist(struct nc_jctx *j, json_t *obj, const struct nc_field *f, const char *key,
+		    void *base, json_t **arr, unsigned int **count)
+{
+	*count = (unsigned int *)((char *)base + f->aux);
+	if (nc_jget(j, obj, key, JSON_ARRAY, arr))
+		return NC_EXIT_SNAPSHOT;
+	if (json_array_size(*arr) > f->len)
+		return nc_jfail(j, key, "too many");
+	return 0;
+}
+
 /* nc_jfield - one member @f of @obj into the struct at @base */
 static int nc_jfield(struct nc_jctx *j, json_t *obj, const struct nc_field *f, void *base,
 		     const char *sum_key)
@@ -704,20 +719,14 @@ static int nc_jfield(struct nc_jctx *j, json_t *obj, const struct nc_field *f, v
 	case NC_F_ROLE:
 		if (!v)
 			return nc_jfail(j, key, "missing");
-		r = json_is_null(v) ? -1 : json_is_string(v) ?
-		    nc_role_parse(json_string_value(v)) : -2;
-		if (r < -1)
-			return nc_jfail(j, key, "not top, nested, other, waiting or count");
+		r = json_is_string(v) ? nc_role_parse(json_string_value(v)) : -1;
 		if (!json_is_null(v) && r < 0)
 			return nc_jfail(j, key, "not top, nested, other, waiting or count");
 		*(int *)p = r;
 		return 0;
 	case NC_F_U32_LIST:
-		count = (unsigned int *)((char *)base + f->aux);
-		if (nc_jget(j, obj, key, JSON_ARRAY, &v))
+		if (nc_jlist(j, obj, f, key, base, &v, &count))
 			return NC_EXIT_SNAPSHOT;
-		if (json_array_size(v) > f->len)
-			return nc_jfail(j, key, "too many");
 		json_array_foreach(v, i, e) {
 			if (!json_is_integer(e) || json_integer_value(e) < 0 ||
 			    json_integer_value(e) > UINT32_MAX)
@@ -733,11 +742,8 @@ static int nc_jfield(struct nc_jctx *j, json_t *obj, const struct nc_field *f, v
 		nc_jpop(j, len);
 		return ret;
 	case NC_F_ARRAY:
-		count = (unsigned int *)((char *)base + f->aux);
-		if (nc_jget(j, obj, key, JSON_ARRAY, &v))
+		if (nc_jlist(j, obj, f, key, base, &v, &count))
 			return NC_EXIT_SNAPSHOT;
-		if (json_array_size(v) > f->len)
-			return nc_jfail(j, key, "too many");
 		json_array_foreach(v, i, e) {
 			len = nc_jpush(j, "%s[%zu]", key, i);
 			ret = json_is_object(e) ?
