@@ -501,6 +501,50 @@ static void test_field_tables(void **state)
 	free(b);
 }
 
+/*
+ * corpus/v2-rt.json was written by netcost at dcec317 (schema 2, every sum
+ * under "cycles") from synth_model(rt): loaded today it prints exactly what
+ * the same model prints, text and JSON, and saves as schema 3.
+ */
+static void test_recorded_schema2(void **state)
+{
+	struct nc_model *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+	struct nc_report_opts o = { 0 }, oj = { .json = true, .all = true };
+	char *ta, *tb;
+	json_t *doc;
+	char path[512];
+
+	(void)state;
+	nc_model_init(a);
+	assert_int_equal(nc_snapshot_load(a, TEST_DIR "/corpus/v2-rt.json"), 0);
+	nc_model_init(b);
+	synth_model(b, true, true);
+	b->info.has_task_slots = true;
+	b->info.task_slots = 4096;
+	b->info.task_slots_used = 9;
+	ta = report(a, &o);
+	tb = report(b, &o);
+	assert_string_equal(ta, tb);
+	free(ta);
+	free(tb);
+	ta = report(a, &oj);
+	tb = report(b, &oj);
+	assert_string_equal(ta, tb);
+	free(ta);
+	free(tb);
+	snprintf(path, sizeof(path), "%s/v2-resaved.json", TEST_OUT);
+	assert_int_equal(nc_snapshot_save(a, path), 0);
+	doc = json_load_file(path, 0, NULL);
+	assert_int_equal(json_integer_value(json_object_get(doc, "schema")), 3);
+	assert_non_null(json_object_get(json_object_get(json_object_get(json_object_get(doc,
+		"total"), "stages"), "napi_poll_work"), "packets"));
+	json_decref(doc);
+	nc_model_free(a);
+	nc_model_free(b);
+	free(a);
+	free(b);
+}
+
 /* bug 7: a file past the size limit, or one without end, is refused */
 static void test_loader_size_limit(void **state)
 {
@@ -539,6 +583,7 @@ int main(void)
 		cmocka_unit_test(test_loader_size_limit),
 		cmocka_unit_test(test_sum_key_unit),
 		cmocka_unit_test(test_field_tables),
+		cmocka_unit_test(test_recorded_schema2),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
