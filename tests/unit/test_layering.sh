@@ -9,7 +9,7 @@ cd "$(dirname "$0")/../.."
 fail=0
 files="userspace/lib/report.c userspace/lib/diff.c userspace/netcost/plot.c
 	userspace/netcost/export.c userspace/netcost/watch.c userspace/netcost/info.c"
-pat='->(sum|count)\)? */|counter\[[^]]+\]\)? */|/ *\(double\) *\(?(pkts|rx|tx|span|runs|cycles|total|nr)\b|/ *interval_s\b'
+pat='->(sum|count)\)? */|counter\[[^]]+\]\)? */|/ *\(double\) *\(?(pkts|rx|tx|span|runs|cycles|total|nr)\b|/ *interval_s\b|->total_[ab](_ns)? */'
 for f in $files; do
 	[ -f "$f" ] || continue
 	hits=$(grep -nE -- "$pat" "$f")

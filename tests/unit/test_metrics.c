@@ -261,6 +261,20 @@ static void test_overhead(void **state)
 	free(o);
 }
 
+/* diff's B/A and shares: undefined ratios are -1, never a division by 0 */
+static void test_ratio_share(void **state)
+{
+	(void)state;
+	assert_float_equal(nc_ratio(300, 200), 1.5, EPS);
+	assert_true(nc_ratio(300, 0) < 0);
+	assert_true(nc_ratio(-1, 200) < 0);
+	assert_true(nc_ratio(300, -1) < 0);
+	assert_float_equal(nc_ratio(0, 200), 0, EPS);
+	assert_float_equal(nc_share(-50, 200), -0.25, EPS);
+	assert_float_equal(nc_share(50, -200), -0.25, EPS);
+	assert_float_equal(nc_share(50, 0), 0, EPS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -270,6 +284,7 @@ int main(void)
 		cmocka_unit_test(test_per_packet_named),
 		cmocka_unit_test(test_recorded_cpus_and_buckets),
 		cmocka_unit_test(test_overhead),
+		cmocka_unit_test(test_ratio_share),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

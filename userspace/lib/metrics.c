@@ -401,3 +401,15 @@ int nc_overhead(const struct nc_info *a, const struct nc_info *b, struct nc_over
 	o->cpu_pct = o->cycles_per_s < 0 || !hz ? -1 : 100 * o->cycles_per_s / hz;
 	return 0;
 }
+
+/* nc_ratio - @b / @a, or -1 when it is undefined: a side missing (< 0), or @a not > 0 */
+double nc_ratio(double b, double a)
+{
+	return a > 0 && b >= 0 ? b / a : -1;
+}
+
+/* nc_share - @part of @whole (either may be negative: deltas); 0 when @whole is 0 */
+double nc_share(double part, double whole)
+{
+	return whole != 0 ? part / whole : 0;
+}

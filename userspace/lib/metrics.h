@@ -74,5 +74,7 @@ struct nc_overhead {
 };
 
 int nc_overhead(const struct nc_info *a, const struct nc_info *b, struct nc_overhead *o);
+double nc_ratio(double b, double a);
+double nc_share(double part, double whole);
 
 #endif
