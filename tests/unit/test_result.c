@@ -164,6 +164,76 @@ static void test_proc_irq(void **state)
 	assert_true(nc_proc_irq_ticks(NULL) >= 0);
 }
 
+/* the closure lines of a child and of the main thread, from their rusage */
+static void test_closure_lines(void **state)
+{
+	struct nc_model *m = calloc(1, sizeof(*m));
+	struct nc_child ch, self;
+	struct rusage ru0 = { 0 }, ru1 = { 0 };
+	struct nc_closure cl;
+	struct nc_cl_line *l;
+	int cpus[2] = { 0, 1 };
+	double busy[2] = { 0.5, 0.25 };
+
+	(void)state;
+	nc_model_init(m);
+	synth_model(m, false, true);
+	nc_closure_init(&cl, m->info.tsc_khz, 10, 2, cpus, busy, NULL);
+	nc_child_init(&ch, "sender");
+	ch.ru.ru_utime.tv_sec = 1;
+	ch.ru.ru_stime.tv_usec = 500000;
+	ch.ru.ru_nvcsw = 7;
+	ch.ru.ru_nivcsw = 3;
+	ch.result = json_pack("{s:f}", "cpu_s", 1.4);
+	l = nc_result_closure_child(&cl, "sender (netcost-gen send)", &ch);
+	assert_non_null(l);
+	assert_float_equal(l->total, 1.5 * m->info.tsc_khz * 1000.0, 1);
+	assert_float_equal(l->switches, 10, 0);
+	assert_string_equal(l->what, "utime 1.000 + stime 0.500 s; its JSON: 1.400 s");
+	assert_null(l->cpu);		/* no task clocks: not known per CPU */
+	json_decref(ch.result);
+	ch.result = NULL;
+	l = nc_result_closure_child(&cl, "sink", &ch);
+	assert_string_equal(l->what, "utime 1.000 + stime 0.500 s (no JSON result)");
+
+	nc_child_init(&self, "netcost run");
+	ru0.ru_utime.tv_sec = 2;
+	ru0.ru_nvcsw = 5;
+	ru1.ru_utime.tv_sec = 2;
+	ru1.ru_stime.tv_usec = 250000;
+	ru1.ru_nvcsw = 9;
+	l = nc_result_closure_self(&cl, "netcost run (main thread)", &self, &ru0, &ru1);
+	assert_non_null(l);
+	assert_float_equal(l->total, 0.25 * m->info.tsc_khz * 1000.0, 1);
+	assert_float_equal(l->switches, 4, 0);
+	nc_closure_free(&cl);
+	nc_model_free(m);
+	free(m);
+}
+
+/* the warnings a reader of the run gets */
+static void test_warn(void **state)
+{
+	struct nc_child snd, snk;
+
+	(void)state;
+	nc_child_init(&snd, "sender");
+	nc_child_init(&snk, "sink");
+	nc_err_quiet = true;
+	snk.int_ns = 1;
+	snk.killed = true;
+	nc_last_err[0] = '\0';
+	nc_result_warn(&snd, &snk, false, 10);
+	assert_non_null(strstr(nc_last_err, "the sink overstayed and was stopped with SIGKILL"));
+	snd.result = json_pack("{s:n, s:s}", "receiver", "receiver_missing", "timeout");
+	nc_result_warn(&snd, &snk, false, 10);
+	assert_non_null(strstr(nc_last_err, "the sender got no report from the sink (timeout)"));
+	nc_result_warn(&snd, &snk, true, 4.2);
+	assert_non_null(strstr(nc_last_err, "interrupted after 4.2 s"));
+	json_decref(snd.result);
+	nc_err_quiet = false;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -173,6 +243,8 @@ int main(void)
 		cmocka_unit_test(test_check_target),
 		cmocka_unit_test(test_packets),
 		cmocka_unit_test(test_proc_irq),
+		cmocka_unit_test(test_closure_lines),
+		cmocka_unit_test(test_warn),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

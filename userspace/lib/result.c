@@ -178,3 +178,71 @@ json_t *nc_result_load_json(const struct nc_run_opts *o, double recorded_s, bool
 		"sink", nc_child_to_json(snk, cpus, ncpus)));
 	return j;
 }
+
+/*
+ * nc_result_closure_child - the closure line of a process run started:
+ * its utime + stime (wait4(): exec to exit, wrappers included), split over
+ * the CPUs by its task clocks when perf counted them, its context
+ * switches, and what its own JSON result says it used.  NULL when the
+ * closure has no room.
+ */
+struct nc_cl_line *nc_result_closure_child(struct nc_closure *cl, const char *name,
+					   const struct nc_child *ch)
+{
+	json_t *cpu = json_object_get(ch->result, "cpu_s");
+	struct nc_cl_line *l;
+
+	l = nc_closure_add_process(cl, name, nc_rusage_cpu_s(&ch->ru),
+				   ch->perf_ok ? ch->task_ns : NULL);
+	if (!l)
+		return NULL;
+	l->switches = ch->ru.ru_nvcsw + ch->ru.ru_nivcsw;
+	snprintf(l->what, sizeof(l->what), "utime %.3f + stime %.3f s%s",
+		 nc_tv_s(ch->ru.ru_utime), nc_tv_s(ch->ru.ru_stime),
+		 json_is_number(cpu) ? "" : " (no JSON result)");
+	if (json_is_number(cpu))
+		snprintf(l->what + strlen(l->what), sizeof(l->what) - strlen(l->what),
+			 "; its JSON: %.3f s", json_number_value(cpu));
+	return l;
+}
+
+/*
+ * nc_result_closure_self - the closure line of the caller's main thread:
+ * what RUSAGE_THREAD grew by from @ru0 to @ru1, split by the task clocks
+ * of @self when perf counted them
+ */
+struct nc_cl_line *nc_result_closure_self(struct nc_closure *cl, const char *name,
+					  const struct nc_child *self, const struct rusage *ru0,
+					  const struct rusage *ru1)
+{
+	struct nc_cl_line *l;
+
+	l = nc_closure_add_process(cl, name, nc_rusage_cpu_s(ru1) - nc_rusage_cpu_s(ru0),
+				   self->perf_ok ? self->task_ns : NULL);
+	if (!l)
+		return NULL;
+	snprintf(l->what, sizeof(l->what), "RUSAGE_THREAD");
+	l->switches = ru1->ru_nvcsw + ru1->ru_nivcsw - ru0->ru_nvcsw - ru0->ru_nivcsw;
+	return l;
+}
+
+/*
+ * nc_result_warn - what a reader of the measurement should know, on
+ * stderr: a child run had to stop (not after Ctrl-C), a sender that got no
+ * report from its sink, a recording cut short after @recorded_s
+ */
+void nc_result_warn(const struct nc_child *snd, const struct nc_child *snk, bool interrupted,
+		    double recorded_s)
+{
+	const struct nc_child *both[2] = { snk, snd };
+
+	for (int c = 0; c < 2; c++)
+		if (both[c]->int_ns && !interrupted)
+			nc_warn("run: the %s overstayed and was stopped%s", both[c]->role,
+				both[c]->killed ? " with SIGKILL" : "");
+	if (snd->result && json_is_null(json_object_get(snd->result, "receiver")))
+		nc_warn("run: the sender got no report from the sink (%s)",
+			json_string_value(json_object_get(snd->result, "receiver_missing")) ?: "?");
+	if (interrupted)
+		nc_warn("run: interrupted after %.1f s; the snapshot covers that much", recorded_s);
+}

@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "child.h"
+#include "closure.h"
 #include "model.h"
 #include "runargs.h"
 
@@ -26,5 +27,12 @@ json_t *nc_result_load_json(const struct nc_run_opts *o, double recorded_s, bool
 			    const struct nc_argv *gen, const struct nc_argv *sink,
 			    const struct nc_child *snd, const struct nc_child *snk,
 			    const int *cpus, int ncpus);
+struct nc_cl_line *nc_result_closure_child(struct nc_closure *cl, const char *name,
+					   const struct nc_child *ch);
+struct nc_cl_line *nc_result_closure_self(struct nc_closure *cl, const char *name,
+					  const struct nc_child *self, const struct rusage *ru0,
+					  const struct rusage *ru1);
+void nc_result_warn(const struct nc_child *snd, const struct nc_child *snk, bool interrupted,
+		    double recorded_s);
 
 #endif

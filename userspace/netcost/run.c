@@ -208,57 +208,17 @@ static void nc_run_closure(struct nc_run *r, const struct nc_model *m,
 		[NC_SINK] = "sink (netcost-gen sink)",
 		[NC_SENDER] = "sender (netcost-gen send)",
 	};
-	struct nc_cl_line *l;
-	double self_s;
-
 	nc_closure_init(cl, m->info.tsc_khz, res->seconds, res->ncpus, res->cpu,
 			res->busy_s, NULL);
 	nc_closure_add_model(cl, m);
-	for (int c = 0; !r->o.external && c < NC_NR_CHILDREN; c++) {
-		const struct nc_child *ch = &r->child[c];
-		json_t *cpu = json_object_get(ch->result, "cpu_s");
-
-		l = nc_closure_add_process(cl, names[c], nc_rusage_cpu_s(&ch->ru),
-					   ch->perf_ok ? ch->task_ns : NULL);
-		if (!l)
+	for (int c = 0; !r->o.external && c < NC_NR_CHILDREN; c++)
+		if (!nc_result_closure_child(cl, names[c], &r->child[c]))
 			break;
-		l->switches = ch->ru.ru_nvcsw + ch->ru.ru_nivcsw;
-		snprintf(l->what, sizeof(l->what), "utime %.3f + stime %.3f s%s",
-			 nc_tv_s(ch->ru.ru_utime), nc_tv_s(ch->ru.ru_stime),
-			 json_is_number(cpu) ? "" : " (no JSON result)");
-		if (json_is_number(cpu))
-			snprintf(l->what + strlen(l->what), sizeof(l->what) - strlen(l->what),
-				 "; its JSON: %.3f s", json_number_value(cpu));
-	}
-	self_s = nc_rusage_cpu_s(&r->self1) - nc_rusage_cpu_s(&r->self0);
-	l = nc_closure_add_process(cl, "netcost run (main thread)", self_s,
-				   r->self.perf_ok ? r->self.task_ns : NULL);
-	if (l) {
-		snprintf(l->what, sizeof(l->what), "RUSAGE_THREAD");
-		l->switches = r->self1.ru_nvcsw + r->self1.ru_nivcsw -
-			      r->self0.ru_nvcsw - r->self0.ru_nivcsw;
-	}
+	nc_result_closure_self(cl, "netcost run (main thread)", &r->self, &r->self0, &r->self1);
 	/* interrupts in the tasks' time: /proc/stat's irq column stood still */
 	if (!r->o.external)
 		nc_closure_add_overlap(cl, m, r->irq0 < 0 || r->irq1 <= r->irq0);
 	nc_closure_finish(cl);
-}
-
-/* nc_run_warn_load - what the results say that a reader should know */
-static void nc_run_warn_load(const struct nc_run *r)
-{
-	json_t *snd = r->child[NC_SENDER].result;
-
-	for (int c = 0; c < NC_NR_CHILDREN; c++)
-		if (r->child[c].int_ns && !r->interrupted)
-			nc_warn("run: the %s overstayed and was stopped%s", r->child[c].role,
-				r->child[c].killed ? " with SIGKILL" : "");
-	if (snd && json_is_null(json_object_get(snd, "receiver")))
-		nc_warn("run: the sender got no report from the sink (%s)",
-			json_string_value(json_object_get(snd, "receiver_missing")) ?: "?");
-	if (r->interrupted)
-		nc_warn("run: interrupted after %.1f s; the snapshot covers that much",
-			(r->t_end - r->t0) / 1e9);
 }
 
 /* ---- the command ---- */
@@ -380,7 +340,8 @@ static int nc_run_finish(struct nc_run *r, const struct nc_argv *gen,
 
 	for (int c = 0; !r->o.external && c < NC_NR_CHILDREN; c++)
 		nc_child_parse_result(&r->child[c]);
-	nc_run_warn_load(r);
+	nc_result_warn(&r->child[NC_SENDER], &r->child[NC_SINK], r->interrupted,
+		       (r->t_end - r->t0) / 1e9);
 	nc_run_closure(r, m, &res, &cl);
 	packets = nc_result_packets(m, r->child[NC_SENDER].result, r->child[NC_SINK].result);
 	soak = nc_soak_json(&res, &r->cal, r->calib_path, r->why, 1.0, json_incref(r->series));
