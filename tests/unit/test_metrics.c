@@ -275,6 +275,33 @@ static void test_ratio_share(void **state)
 	assert_float_equal(nc_share(50, 0), 0, EPS);
 }
 
+/* the closure's inputs: switches, interrupt-context work, NET_RX in tasks */
+static void test_closure_inputs(void **state)
+{
+	struct nc_model *m = hand_model();
+	struct nc_cpu *c0;
+	double n = -1;
+
+	(void)state;
+	event(m, 0, "ctx_switch", 40);
+	event(m, 0, "ctx_switch", 60);
+	event(m, 0, "softirq_other", 1000);
+	synth_counter(m, 0, "net_rx_in_task_bh_enable_cycles", 77);
+	c0 = &m->cpus[0];
+	assert_float_equal(nc_cpu_switch_cycles(m, c0, &n), 100, EPS);
+	assert_float_equal(n, 2, EPS);
+	/* hardirq 600 + NET_RX in irq_exit 300, and on a stock kernel softirq_other 1000 */
+	assert_float_equal(nc_cpu_irq_context_cycles(m, c0), 1900, EPS);
+	m->info.preempt_rt = true;
+	assert_float_equal(nc_cpu_irq_context_cycles(m, c0), 900, EPS);
+	assert_float_equal(nc_cpu_task_netrx_cycles(m, c0), 77, EPS);
+	assert_float_equal(nc_cpu_switch_cycles(m, &m->cpus[1], &n), 0, EPS);
+	assert_float_equal(n, 0, EPS);
+	assert_float_equal(nc_cpu_irq_context_cycles(m, NULL), 0, EPS);
+	nc_model_free(m);
+	free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -285,6 +312,7 @@ int main(void)
 		cmocka_unit_test(test_recorded_cpus_and_buckets),
 		cmocka_unit_test(test_overhead),
 		cmocka_unit_test(test_ratio_share),
+		cmocka_unit_test(test_closure_inputs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -202,25 +202,6 @@ struct nc_cl_line *nc_closure_add_process(struct nc_closure *c, const char *name
 	return l;
 }
 
-/* nc_cl_ctr - counter @name of CPU @cpu in @m; 0 when absent */
-static double nc_cl_ctr(const struct nc_model *m, const struct nc_cpu *cpu,
-			const char *name)
-{
-	return cpu ? (double)nc_cpu_counter(m, cpu, name) : 0;
-}
-
-/* nc_cl_stage - the cycles of stage @name on CPU @cpu of @m; 0 if none */
-static double nc_cl_stage(const struct nc_model *m, const struct nc_cpu *cpu,
-			  const char *name, double *count)
-{
-	int s = nc_model_find_stage(m, name);
-	const struct nc_hist *h = cpu && s >= 0 ? cpu->stage[s] : NULL;
-
-	if (count)
-		*count = h ? (double)h->count : 0;
-	return h ? (double)h->sum : 0;
-}
-
 /*
  * nc_closure_add_overlap - what the process lines added so far hold that a
  * kernel line holds too, CPU by CPU, as a negative line:
@@ -270,16 +251,11 @@ struct nc_cl_line *nc_closure_add_overlap(struct nc_closure *c,
 		for (unsigned int j = 0; j < m->nr_cpus; j++)
 			if ((int)m->cpus[j].cpu == c->cpu[i])
 				cpu = &m->cpus[j];
-		ctx = nc_cl_stage(m, cpu, "ctx_switch", &n);
+		ctx = nc_cpu_switch_cycles(m, cpu, &n);
 		v = n > 0 && proc_total > 0 ? ctx / n * switches * proc[i] / proc_total : 0;
 		if (irq_in_tasks) {
-			irq = nc_cl_stage(m, cpu, "hardirq", NULL) +
-			      nc_cl_stage(m, cpu, "hardirq_other", NULL) +
-			      nc_cl_ctr(m, cpu, "net_rx_in_irq_exit_cycles");
-			if (!m->info.preempt_rt)
-				irq += nc_cl_stage(m, cpu, "softirq_net_tx", NULL) +
-				       nc_cl_stage(m, cpu, "softirq_other", NULL);
-			v += nc_cl_ctr(m, cpu, "net_rx_in_task_bh_enable_cycles");
+			irq = nc_cpu_irq_context_cycles(m, cpu);
+			v += nc_cpu_task_netrx_cycles(m, cpu);
 			if (span > 0)
 				v += irq * (proc[i] < span ? proc[i] : span) / span;
 		}

@@ -413,3 +413,57 @@ double nc_share(double part, double whole)
 {
 	return whole != 0 ? part / whole : 0;
 }
+
+/* nc_stage_cycles_named - the sum of stage @name on @c (NULL: none), its events in *@count */
+static double nc_stage_cycles_named(const struct nc_model *m, const struct nc_cpu *c,
+				    const char *name, double *count)
+{
+	int s = nc_model_find_stage(m, name);
+	const struct nc_hist *h = c && s >= 0 ? c->stage[s] : NULL;
+
+	if (count)
+		*count = h ? (double)h->count : 0;
+	return h ? (double)h->sum : 0;
+}
+
+/*
+ * nc_cpu_switch_cycles - the context switches' cycles on @c (ctx_switch),
+ * and in *@count how many there were: what a switch into a process costs
+ * on that CPU, which the process's own clock holds (the closure)
+ */
+double nc_cpu_switch_cycles(const struct nc_model *m, const struct nc_cpu *c, double *count)
+{
+	return nc_stage_cycles_named(m, c, "ctx_switch", count);
+}
+
+/*
+ * nc_cpu_irq_context_cycles - the interrupt-context work on @c that runs
+ * whichever task was interrupted, and that a kernel without
+ * CONFIG_IRQ_TIME_ACCOUNTING charges to that task: hard IRQs (hardirq,
+ * hardirq_other), NET_RX run from irq_exit, and on a stock kernel the
+ * other softirqs, which run there too (on PREEMPT_RT they run in threads)
+ */
+double nc_cpu_irq_context_cycles(const struct nc_model *m, const struct nc_cpu *c)
+{
+	double v;
+
+	if (!c)
+		return 0;
+	v = nc_stage_cycles_named(m, c, "hardirq", NULL) +
+	    nc_stage_cycles_named(m, c, "hardirq_other", NULL) +
+	    (double)nc_cpu_counter(m, c, "net_rx_in_irq_exit_cycles");
+	if (!m->info.preempt_rt)
+		v += nc_stage_cycles_named(m, c, "softirq_net_tx", NULL) +
+		     nc_stage_cycles_named(m, c, "softirq_other", NULL);
+	return v;
+}
+
+/*
+ * nc_cpu_task_netrx_cycles - the NET_RX that tasks ran in their own
+ * local_bh_enable() on @c (net_rx_in_task_bh_enable_cycles): measured
+ * inside the tasks' time
+ */
+double nc_cpu_task_netrx_cycles(const struct nc_model *m, const struct nc_cpu *c)
+{
+	return c ? (double)nc_cpu_counter(m, c, "net_rx_in_task_bh_enable_cycles") : 0;
+}

@@ -76,5 +76,8 @@ struct nc_overhead {
 int nc_overhead(const struct nc_info *a, const struct nc_info *b, struct nc_overhead *o);
 double nc_ratio(double b, double a);
 double nc_share(double part, double whole);
+double nc_cpu_switch_cycles(const struct nc_model *m, const struct nc_cpu *c, double *count);
+double nc_cpu_irq_context_cycles(const struct nc_model *m, const struct nc_cpu *c);
+double nc_cpu_task_netrx_cycles(const struct nc_model *m, const struct nc_cpu *c);
 
 #endif
