@@ -12,12 +12,18 @@
 
 #include "metrics.h"
 
+/* nc_info_since_reset_s - the seconds from the last reset to @info's reply; 0: unknown */
+double nc_info_since_reset_s(const struct nc_info *info)
+{
+	if (info->now_ns <= info->reset_ns)
+		return 0;
+	return (double)(info->now_ns - info->reset_ns) / 1e9;
+}
+
 /* nc_interval_s - the seconds the statistics cover (now - reset); 0: unknown */
 double nc_interval_s(const struct nc_model *m)
 {
-	if (m->info.now_ns <= m->info.reset_ns)
-		return 0;
-	return (double)(m->info.now_ns - m->info.reset_ns) / 1e9;
+	return nc_info_since_reset_s(&m->info);
 }
 
 /* nc_per_s - @count per second of the interval; -1 when it has no length */

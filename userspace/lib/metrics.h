@@ -10,6 +10,7 @@
 #include "hist.h"
 #include "model.h"
 
+double nc_info_since_reset_s(const struct nc_info *info);
 double nc_interval_s(const struct nc_model *m);
 uint64_t nc_model_interval_cycles(const struct nc_model *m);
 double nc_per_s(const struct nc_model *m, uint64_t count);

@@ -100,8 +100,7 @@ static void nc_print_info(const struct nc_info *info, json_t *o, const struct nc
 			  bool have)
 {
 	json_t *hooks = json_object_get(o, "hooks"), *h;
-	double since = info->now_ns > info->reset_ns ?
-		       (double)(info->now_ns - info->reset_ns) / 1e9 : 0;
+	double since = nc_info_since_reset_s(info);
 	size_t i;
 
 	printf("netcost module %s (tool %s)\n", info->version, NETCOST_VERSION);
