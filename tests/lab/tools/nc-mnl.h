@@ -103,7 +103,7 @@ static inline int nc_mnl_family_cb(const struct nlmsghdr *nlh, void *data)
  */
 static inline uint16_t nc_mnl_family(struct mnl_socket *nl)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
+	static char buf[1 << 15];	/* the family's reply lists its ops: room to spare */
 	struct nlmsghdr *nlh;
 	uint16_t id = 0;
 	int err;
