@@ -249,7 +249,7 @@ uint64_t nc_top_cycles(const struct nc_model *m, const struct nc_cpu *c)
 unsigned int nc_top_stages(const struct nc_model *m, const struct nc_cpu *c,
 			   unsigned int *out, unsigned int max)
 {
-	unsigned int s, i, n = 0, top[NC_MAX_STAGES];
+	unsigned int s, i, n = 0, top[NC_MAX_STAGES] = { 0 };
 
 	for (s = 0; s < m->nr_stages; s++) {
 		double x = nc_stage_own_per_packet(m, c, s);

@@ -356,6 +356,7 @@ static int nc_nl_lookup(struct nc_nl *nl, uint16_t *id, struct nc_nl_run *run)
 	genl->version = 1;
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, nl->name ? nl->name : NETCOST_GENL_NAME);
 	ret = nc_nl_exchange(nl, nlh, run);
+	run->data = NULL;	/* @fam ends here */
 	*id = fam.id;
 	if (ret == MNL_CB_STOP)
 		nl->family_version = fam.version;
