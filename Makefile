@@ -45,7 +45,7 @@ tools: $(LAB_TOOLS)
 
 # guest-side test tools (tests/lab/tools/), put in the lab image; they
 # speak netlink with libmnl, except nc-pty
-$(BUILD)/bin/nc-%: tests/lab/tools/nc-%.c include/uapi/netcost.h
+$(BUILD)/bin/nc-%: tests/lab/tools/nc-%.c tests/lab/tools/nc-mnl.h include/uapi/netcost.h
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -Wall -Wextra -Werror -Iinclude -o $@ $< $$(pkg-config --libs libmnl)
 
@@ -146,9 +146,9 @@ bench-overhead: setup tools $(BUILD)/bin/nc-bench-dump $(addprefix module-,$(BEN
 bench-dump: setup tools $(BUILD)/bin/nc-bench-dump $(addprefix module-,$(BENCH_KERNELS))
 	@bench/overhead --kernels "$(firstword $(BENCH_KERNELS))" --smp "2 8" $(BENCH_ARGS)
 
-$(BUILD)/bin/nc-bench-dump: bench/overhead-dump.c include/uapi/netcost.h
+$(BUILD)/bin/nc-bench-dump: bench/overhead-dump.c tests/lab/tools/nc-mnl.h include/uapi/netcost.h
 	@mkdir -p $(dir $@)
-	$(CC) -O2 -Wall -Wextra -Werror -Iinclude -o $@ $< $$(pkg-config --libs libmnl)
+	$(CC) -O2 -Wall -Wextra -Werror -Iinclude -Itests/lab/tools -o $@ $< $$(pkg-config --libs libmnl)
 
 dkms-install:
 	@command -v dkms >/dev/null || { echo "netcost: dkms-install needs dkms (apt-get install dkms)" >&2; exit 1; }

@@ -23,25 +23,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <libmnl/libmnl.h>
-#include <linux/genetlink.h>
-
-#include "uapi/netcost.h"
+#include "nc-mnl.h"
 
 #define MAX_CPUS	16384
-
-static uint16_t family;
-
-static int family_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct nlattr *attr;
-
-	mnl_attr_for_each(attr, nlh, sizeof(struct genlmsghdr)) {
-		if (mnl_attr_get_type(attr) == CTRL_ATTR_FAMILY_ID)
-			*(uint16_t *)data = mnl_attr_get_u16(attr);
-	}
-	return MNL_CB_OK;
-}
 
 struct dump {
 	unsigned long messages, bytes, cpus;
@@ -69,39 +53,6 @@ static int stats_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-static struct nlmsghdr *put_request(char *buf, uint16_t type, uint16_t flags,
-				    uint8_t cmd, uint32_t seq)
-{
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct genlmsghdr *genl;
-
-	nlh->nlmsg_type = type;
-	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
-	nlh->nlmsg_seq = seq;
-	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
-	genl->cmd = cmd;
-	genl->version = 1;
-	return nlh;
-}
-
-/* run - send one request and feed the replies to cb until done */
-static int run(struct mnl_socket *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
-{
-	static char buf[1 << 16];
-	unsigned int portid = mnl_socket_get_portid(nl);
-	int n, ret = MNL_CB_OK;
-
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
-		return -1;
-	while (ret > MNL_CB_STOP) {
-		n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-		if (n <= 0)
-			return -1;
-		ret = mnl_cb_run(buf, n, nlh->nlmsg_seq, portid, cb, data);
-	}
-	return ret < 0 ? -1 : 0;
-}
-
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -111,13 +62,14 @@ static int cmp_u64(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
+	static char buf[1 << 16];
 	struct mnl_socket *nl;
+	uint16_t family;
 	struct nlmsghdr *nlh;
 	struct dump *d;
 	uint64_t *ns;
 	unsigned long cpus = 0;
-	int runs = 21, i, opt;
+	int runs = 21, i, opt, err;
 
 	while ((opt = getopt(argc, argv, "n:")) != -1) {
 		if (opt != 'n' || (runs = atoi(optarg)) < 1) {
@@ -125,14 +77,13 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	nl = mnl_socket_open(NETLINK_GENERIC);
-	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+	nl = nc_mnl_open();
+	if (!nl) {
 		perror("nc-bench-dump: netlink");
 		return 1;
 	}
-	nlh = put_request(buf, GENL_ID_CTRL, NLM_F_ACK, CTRL_CMD_GETFAMILY, 1);
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, NETCOST_GENL_NAME);
-	if (run(nl, nlh, family_cb, &family) || !family) {
+	family = nc_mnl_family(nl);
+	if (!family) {
 		fprintf(stderr, "nc-bench-dump: no %s family (is the module loaded?)\n",
 			NETCOST_GENL_NAME);
 		return 1;
@@ -145,10 +96,10 @@ int main(int argc, char **argv)
 		struct timespec t0, t1;
 
 		memset(d, 0, sizeof(*d));
-		nlh = put_request(buf, family, NLM_F_DUMP, NETCOST_CMD_STATS, 100 + i);
+		nlh = nc_mnl_put(buf, family, NLM_F_DUMP, NETCOST_CMD_STATS, 100 + i);
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		if (run(nl, nlh, stats_cb, d)) {
-			fprintf(stderr, "nc-bench-dump: STATS dump failed: %s\n", strerror(errno));
+		if ((err = nc_mnl_talk(nl, nlh, stats_cb, d, buf, sizeof(buf)))) {
+			fprintf(stderr, "nc-bench-dump: STATS dump failed: %s\n", strerror(-err));
 			return 1;
 		}
 		clock_gettime(CLOCK_MONOTONIC, &t1);

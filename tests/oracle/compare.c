@@ -186,7 +186,9 @@ static void nc_stage(json_t *c, const char *name, struct nhist *h)
 	if (!s)
 		return;
 	h->count = json_integer_value(json_object_get(s, "count"));
-	h->sum = json_integer_value(json_object_get(s, "cycles"));
+	/* schema 3 keys a stage's sum by its unit: "packets" for napi_poll_work */
+	h->sum = json_integer_value(json_object_get(s, json_object_get(s, "packets") ?
+						     "packets" : "cycles"));
 	h->min = json_integer_value(json_object_get(s, "min"));
 	h->max = json_integer_value(json_object_get(s, "max"));
 	json_array_foreach(json_object_get(s, "buckets"), i, b) {

@@ -46,6 +46,10 @@ static const struct cmdline_case cases[] = {
 	/* info, reset, config */
 	{ 2, "info extra" },
 	{ 2, "info --bogus" },
+	{ 2, "info -i" },
+	{ 2, "info -i x" },
+	{ 2, "info -i -1" },
+	{ 2, "info --interval 3601" },
 	{ 2, "reset now" },
 	{ 2, "config frob" },
 	{ 2, "config show extra" },
@@ -145,6 +149,8 @@ static const struct cmdline_case cases[] = {
 static const struct cmdline_case live_cases[] = {
 	{ 3, "info" },
 	{ 3, "info -j" },
+	{ 3, "info -i 0.5 -j" },
+	{ 3, "info --interval 0" },
 	{ 3, "dump" },
 	{ 3, "dump -j --per-cpu" },
 	{ 3, "reset" },

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "common.h"
 #include "runargs.h"
 
 /* words - @s split; fails the test when it does not split */
@@ -124,6 +125,49 @@ static void test_sink_from_gen(void **state)
 	}
 }
 
+/* the children's command lines: the sink behind its prefix, ready file, the sender for --duration */
+static void test_children_argv(void **state)
+{
+	struct nc_run_opts o = { .gen = "-H 10.0.0.2 -r 1000 -p 7000", .sink = "--cpu 1",
+				 .sink_prefix = "in-ns peer", .duration = 2.5 };
+	struct nc_argv gen = { 0 }, sink = { 0 }, snk = { 0 }, snd = { 0 };
+	char *a, *b;
+
+	(void)state;
+	assert_int_equal(nc_run_children_argv(&o, "/x/netcost-gen", "/tmp/r/ready", &gen, &sink,
+					      &snk, &snd), 0);
+	a = nc_argv_join(&snk);
+	b = nc_argv_join(&snd);
+	assert_string_equal(a, "in-ns peer /x/netcost-gen sink -p 7000 --cpu 1 -j -q "
+			    "--ready-file /tmp/r/ready");
+	assert_string_equal(b, "/x/netcost-gen send -H 10.0.0.2 -r 1000 -p 7000 -l 2.5 -j -q");
+	free(a);
+	free(b);
+	nc_argv_free(&gen);
+	nc_argv_free(&sink);
+	nc_argv_free(&snk);
+	nc_argv_free(&snd);
+
+	/* -l is run's: a usage error */
+	o.gen = "-H 10.0.0.2 -l 5";
+	nc_err_quiet = true;
+	assert_int_equal(nc_run_children_argv(&o, "/x/netcost-gen", "/r", &gen, &sink, &snk, &snd),
+			 NC_EXIT_USAGE);
+	assert_non_null(strstr(nc_last_err, "no -l"));
+	nc_argv_free(&gen);
+	nc_argv_free(&sink);
+	nc_argv_free(&snk);
+	nc_argv_free(&snd);
+	o.gen = "-H 'unbalanced";
+	assert_int_equal(nc_run_children_argv(&o, "/x/netcost-gen", "/r", &gen, &sink, &snk, &snd),
+			 NC_EXIT_USAGE);
+	nc_err_quiet = false;
+	nc_argv_free(&gen);
+	nc_argv_free(&sink);
+	nc_argv_free(&snk);
+	nc_argv_free(&snd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -131,6 +175,7 @@ int main(void)
 		cmocka_unit_test(test_join),
 		cmocka_unit_test(test_value_has),
 		cmocka_unit_test(test_sink_from_gen),
+		cmocka_unit_test(test_children_argv),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -187,7 +187,7 @@ static char *edit_valid(const char *from, const char *to)
 static void test_loader_rejects(void **state)
 {
 	char *small = edit_valid("\"schema\": 1", "\"schema\": 1");
-	char *newer = edit_valid("\"schema\": 1", "\"schema\": 3");
+	char *newer = edit_valid("\"schema\": 1", "\"schema\": 4");
 	char *tool = edit_valid("\"tool\": \"netcost\"", "\"tool\": \"perf\"");
 	char *noschema = edit_valid("\"schema\": 1,", "");
 	char *missing = edit_valid("\"tsc_khz\": 2096000,\n  \"nr_cpus\": 2,\n  \"nr_cpus_online\"",
@@ -219,7 +219,7 @@ static void test_loader_rejects(void **state)
 		{ "array", "[1, 2]", "not a netcost snapshot (not a JSON object)" },
 		{ "wrong tool", tool, "not a netcost snapshot (no \"tool\": \"netcost\")" },
 		{ "no schema", noschema, "no valid \"schema\"" },
-		{ "newer schema", newer, "schema 3 is newer than this netcost's (2)" },
+		{ "newer schema", newer, "schema 4 is newer than this netcost's (3)" },
 		{ "missing field", missing, "info.tsc_khz: missing" },
 		{ "wrong type", wrongtype, "cpus[0].stages.hardirq.count: expected an integer" },
 		{ "negative", negative, "cpus[0].stages.hardirq.count: must not be negative" },
@@ -280,6 +280,271 @@ static void test_loader_rejects(void **state)
 	free(manycpus);
 }
 
+/* @text with @from replaced by @to (once); frees @text */
+static char *edit_text(char *text, const char *from, const char *to)
+{
+	char *at = strstr(text, from), *out;
+
+	assert_non_null(at);
+	out = calloc(1, strlen(text) + strlen(to) + 1);
+	memcpy(out, text, (size_t)(at - text));
+	strcat(out, to);
+	strcat(out, at + strlen(from));
+	free(text);
+	return out;
+}
+
+/* the sum of napi_poll_work on CPU 0 and in the total, after loading @text */
+static void load_napi_sum(const char *text, uint64_t *cpu0, uint64_t *total)
+{
+	struct nc_model *m = calloc(1, sizeof(*m));
+	int s;
+
+	nc_model_init(m);
+	assert_int_equal(nc_snapshot_load(m, write_file("napi.json", text, strlen(text))), 0);
+	s = nc_model_find_stage(m, "napi_poll_work");
+	assert_true(s >= 0);
+	assert_int_equal(m->stage[s].unit, NETCOST_UNIT_PACKETS);
+	*cpu0 = m->cpus[0].stage[s]->sum;
+	*total = m->total.stage[s]->sum;
+	nc_model_free(m);
+	free(m);
+}
+
+/*
+ * issue 11 "Consistent output": napi_poll_work's sum is written under
+ * "packets" (its unit), cycle stages' under "cycles"; files of schema 1
+ * and 2, which name every sum "cycles", still load; a schema 3 file with a
+ * packet stage's sum under "cycles" is refused.
+ */
+static void test_sum_key_unit(void **state)
+{
+	char *v1 = edit_valid("\"schema\": 1", "\"schema\": 1");
+	char *v2 = edit_text(edit_valid("\"schema\": 1", "\"schema\": 2"),
+			     "\"probe_cost\"", "\"probe_cost_cycles\"");
+	char *v3 = edit_text(edit_valid("\"schema\": 1", "\"schema\": 3"),
+			     "\"probe_cost\"", "\"probe_cost_cycles\"");
+	struct nc_model *m = calloc(1, sizeof(*m));
+	uint64_t c0, tot, c0b, totb;
+	json_t *doc, *stages, *napi, *hard;
+	char path[512], *saved;
+
+	(void)state;
+	load_napi_sum(v1, &c0, &tot);
+	assert_int_equal(c0, 189);
+	load_napi_sum(v2, &c0b, &totb);
+	assert_int_equal(c0b, c0);
+	assert_int_equal(totb, tot);
+
+	/* written with the unit's key, and read back the same */
+	nc_model_init(m);
+	assert_int_equal(nc_snapshot_load(m, write_file("napi-v1.json", v1, strlen(v1))), 0);
+	snprintf(path, sizeof(path), "%s/napi-v3.json", TEST_OUT);
+	assert_int_equal(nc_snapshot_save(m, path), 0);
+	nc_model_free(m);
+	doc = json_load_file(path, 0, NULL);
+	assert_non_null(doc);
+	assert_int_equal(json_integer_value(json_object_get(doc, "schema")), 3);
+	stages = json_object_get(json_array_get(json_object_get(doc, "cpus"), 0), "stages");
+	napi = json_object_get(stages, "napi_poll_work");
+	hard = json_object_get(stages, "hardirq");
+	assert_non_null(napi);
+	assert_null(json_object_get(napi, "cycles"));
+	assert_int_equal(json_integer_value(json_object_get(napi, "packets")), 189);
+	assert_non_null(json_object_get(hard, "cycles"));
+	assert_null(json_object_get(hard, "packets"));
+	saved = json_dumps(doc, 0);
+	load_napi_sum(saved, &c0b, &totb);
+	assert_int_equal(c0b, c0);
+	assert_int_equal(totb, tot);
+	free(saved);
+	json_decref(doc);
+
+	/* schema 3 names it "packets": "cycles" there is a mistake */
+	nc_err_quiet = true;
+	nc_model_init(m);
+	assert_int_equal(nc_snapshot_load(m, write_file("napi-bad.json", v3, strlen(v3))),
+			 NC_EXIT_SNAPSHOT);
+	assert_non_null(strstr(nc_last_err, "stages.napi_poll_work.packets: missing"));
+	nc_model_free(m);
+	nc_err_quiet = false;
+	free(m);
+	free(v1);
+	free(v2);
+	free(v3);
+}
+
+/* json_path_del - delete the member at @path ("a.b[2].c") of @root */
+static void json_path_del(json_t *root, const char *path)
+{
+	char buf[256], *tok, *save = NULL;
+	json_t *o = root, *parent = NULL;
+	const char *last = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (tok = strtok_r(buf, ".", &save); tok; tok = strtok_r(NULL, ".", &save)) {
+		char *br = strchr(tok, '[');
+
+		if (br)
+			*br = '\0';
+		parent = o;
+		last = tok;
+		o = json_object_get(o, tok);
+		assert_non_null(o);
+		if (br) {
+			o = json_array_get(o, strtoul(br + 1, NULL, 10));
+			assert_non_null(o);
+			parent = o;
+			last = NULL;
+		}
+	}
+	assert_non_null(last);
+	assert_int_equal(json_object_del(parent, last), 0);
+}
+
+/*
+ * issue 11: one field table drives the reader and the writer, nested
+ * parts included.  Every field, with values that take the unusual paths
+ * (a hook kind and a group bit this netcost does not name, INFO's stage
+ * table with a role not sent, nullable task slots, meta's note, load and
+ * soak), comes back equal; a required key anywhere is missed by name; an
+ * optional one (for older files) may be absent.
+ */
+static void test_field_tables(void **state)
+{
+	static const char *const required[] = {
+		"info.config.cpus", "info.config.nic_irqs", "info.hooks[1].hits",
+		"info.hooks[0].kind", "info.stages[1].unit", "info.stages[0].role",
+		"info.now_cycles", "meta.taken_at", "meta.probe_cost_cycles",
+	};
+	static const char *const optional[] = {
+		"info.stages", "info.hooks[0].missed", "info.task_slots", "meta.note",
+		"meta.load", "meta.soak",
+	};
+	struct nc_model *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+	char path[512];
+	json_t *ja, *jb, *st;
+	unsigned int i;
+
+	(void)state;
+	nc_model_init(a);
+	synth_model(a, true, true);
+	a->info.hook[0].kind = 7;
+	a->info.hook[1].group |= 1u << 30;
+	a->info.hook[2].missed = 12;
+	a->info.has_task_slots = true;
+	a->info.task_slots = 4096;
+	a->info.task_slots_used = 17;
+	a->info.config.nr_nic_irqs = 2;
+	a->info.config.nic_irq[1] = 12;
+	strcpy(a->info.stage[0].name, "hardirq");
+	a->info.stage[0].role = NC_ROLE_TOP;
+	strcpy(a->info.stage[1].name, "napi_poll_work");
+	a->info.stage[1].unit = NETCOST_UNIT_PACKETS;
+	a->info.stage[1].role = NC_ROLE_COUNT;
+	strcpy(a->info.stage[2].name, "runq_wait_load");
+	a->info.stage[2].role = -1;
+	a->info.nr_stages = 3;
+	a->meta.soak = json_pack("{s:i}", "samples", 10);
+
+	ja = nc_snapshot_to_json(a);
+	st = json_object_get(json_object_get(ja, "info"), "stages");
+	assert_int_equal(json_array_size(st), 3);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(st, 1), "unit")),
+			    "packets");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(st, 1), "role")),
+			    "count");
+	assert_true(json_is_null(json_object_get(json_array_get(st, 2), "role")));
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(json_object_get(
+		json_object_get(ja, "info"), "hooks"), 0), "kind")), 7);
+
+	snprintf(path, sizeof(path), "%s/tables.json", TEST_OUT);
+	assert_int_equal(nc_snapshot_save(a, path), 0);
+	nc_model_init(b);
+	assert_int_equal(nc_snapshot_load(b, path), 0);
+	jb = nc_snapshot_to_json(b);
+	assert_true(json_equal(ja, jb));
+	assert_int_equal(b->info.nr_stages, 3);
+	assert_int_equal(b->info.stage[2].role, -1);
+	assert_int_equal(b->info.hook[2].missed, 12);
+	assert_true(b->info.hook[1].group & (1u << 30));
+	assert_int_equal(b->info.task_slots_used, 17);
+	json_decref(jb);
+	nc_model_free(b);
+
+	nc_err_quiet = true;
+	for (i = 0; i < ARRAY_SIZE(required) + ARRAY_SIZE(optional); i++) {
+		bool req = i < ARRAY_SIZE(required);
+		const char *key = req ? required[i] : optional[i - ARRAY_SIZE(required)];
+		json_t *doc = json_deep_copy(ja);
+		char *text;
+		int ret;
+
+		json_path_del(doc, key);
+		text = json_dumps(doc, JSON_INDENT(1));
+		nc_model_init(b);
+		nc_last_err[0] = '\0';
+		ret = nc_snapshot_load(b, write_file("table-cut.json", text, strlen(text)));
+		if (req && (ret != NC_EXIT_SNAPSHOT || !strstr(nc_last_err, key) ||
+			    !strstr(nc_last_err, "missing")))
+			fail_msg("without %s: %d \"%s\"", key, ret, nc_last_err);
+		if (!req && ret)
+			fail_msg("without %s (optional): %d \"%s\"", key, ret, nc_last_err);
+		nc_model_free(b);
+		free(text);
+		json_decref(doc);
+	}
+	nc_err_quiet = false;
+	json_decref(ja);
+	nc_model_free(a);
+	free(a);
+	free(b);
+}
+
+/*
+ * corpus/v2-rt.json was written by netcost at dcec317 (schema 2, every sum
+ * under "cycles") from synth_model(rt): loaded today it prints exactly what
+ * the same model prints, text and JSON, and saves as schema 3.
+ */
+static void test_recorded_schema2(void **state)
+{
+	struct nc_model *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+	struct nc_report_opts o = { 0 }, oj = { .json = true, .all = true };
+	char *ta, *tb;
+	json_t *doc;
+	char path[512];
+
+	(void)state;
+	nc_model_init(a);
+	assert_int_equal(nc_snapshot_load(a, TEST_DIR "/corpus/v2-rt.json"), 0);
+	nc_model_init(b);
+	synth_model(b, true, true);
+	b->info.has_task_slots = true;
+	b->info.task_slots = 4096;
+	b->info.task_slots_used = 9;
+	ta = report(a, &o);
+	tb = report(b, &o);
+	assert_string_equal(ta, tb);
+	free(ta);
+	free(tb);
+	ta = report(a, &oj);
+	tb = report(b, &oj);
+	assert_string_equal(ta, tb);
+	free(ta);
+	free(tb);
+	snprintf(path, sizeof(path), "%s/v2-resaved.json", TEST_OUT);
+	assert_int_equal(nc_snapshot_save(a, path), 0);
+	doc = json_load_file(path, 0, NULL);
+	assert_int_equal(json_integer_value(json_object_get(doc, "schema")), 3);
+	assert_non_null(json_object_get(json_object_get(json_object_get(json_object_get(doc,
+		"total"), "stages"), "napi_poll_work"), "packets"));
+	json_decref(doc);
+	nc_model_free(a);
+	nc_model_free(b);
+	free(a);
+	free(b);
+}
+
 /* bug 7: a file past the size limit, or one without end, is refused */
 static void test_loader_size_limit(void **state)
 {
@@ -316,6 +581,9 @@ int main(void)
 		cmocka_unit_test(test_unknown_names_survive),
 		cmocka_unit_test(test_loader_rejects),
 		cmocka_unit_test(test_loader_size_limit),
+		cmocka_unit_test(test_sum_key_unit),
+		cmocka_unit_test(test_field_tables),
+		cmocka_unit_test(test_recorded_schema2),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

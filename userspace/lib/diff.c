@@ -38,31 +38,20 @@ static void nc_diff_stage_fill(struct nc_diff_stage *r, const struct nc_model *a
 	const struct nc_stage_desc *desc = sa >= 0 ? &a->stage[sa] : &b->stage[sb];
 	const struct nc_hist *ha = sa >= 0 && a->total.stage[sa] ? a->total.stage[sa] : &empty;
 	const struct nc_hist *hb = sb >= 0 && b->total.stage[sb] ? b->total.stage[sb] : &empty;
-	uint64_t pa, pb;
+	bool own = desc->role == NC_ROLE_TOP;
 
 	snprintf(r->name, sizeof(r->name), "%s", desc->name);
 	r->role = desc->role;
 	r->unit = desc->unit;
-	pa = sa >= 0 ? nc_cpu_packets(a, &a->total, (unsigned int)sa) :
-	     nc_cpu_counter(a, &a->total, desc->per_tx ? "tx_packets" : "rx_packets");
-	pb = sb >= 0 ? nc_cpu_packets(b, &b->total, (unsigned int)sb) :
-	     nc_cpu_counter(b, &b->total, desc->per_tx ? "tx_packets" : "rx_packets");
 	/* a top-level stage counts its own cycles, so that the rows add up */
-	if (desc->role == NC_ROLE_TOP) {
-		r->a = !pa ? -1 : sa < 0 ? 0 :
-		       (double)nc_stage_own_cycles(a, &a->total, sa) / (double)pa;
-		r->b = !pb ? -1 : sb < 0 ? 0 :
-		       (double)nc_stage_own_cycles(b, &b->total, sb) / (double)pb;
-	} else {
-		r->a = pa ? (double)ha->sum / (double)pa : -1;
-		r->b = pb ? (double)hb->sum / (double)pb : -1;
-	}
+	r->a = nc_stage_per_packet_named(a, desc->name, desc->per_tx, own);
+	r->b = nc_stage_per_packet_named(b, desc->name, desc->per_tx, own);
 	r->a_ns = r->a >= 0 ? nc_cycles_to_ns(r->a, a->info.tsc_khz) : -1;
 	r->b_ns = r->b >= 0 ? nc_cycles_to_ns(r->b, b->info.tsc_khz) : -1;
 	r->ratio = -1;
 	if (r->a >= 0 && r->b >= 0) {
 		r->delta = r->b - r->a;
-		r->ratio = r->a > 0 ? r->b / r->a : -1;
+		r->ratio = nc_ratio(r->b, r->a);
 	}
 	/* -1: no events on that side, no percentile */
 	r->p50_a = ha->count ? nc_hist_percentile(ha, 50) : -1;
@@ -100,10 +89,8 @@ static void nc_diff_counter_fill(struct nc_diff *d, const char *name)
 	snprintf(c->name, sizeof(c->name), "%s", name);
 	for (i = 0; i < 2; i++) {
 		int k = nc_model_find_counter(m[i], name);
-		uint64_t rx = nc_cpu_counter(m[i], &m[i]->total, "rx_packets");
 
-		*v[i] = k >= 0 && m[i]->total.has_counter[k] && rx ?
-			(double)m[i]->total.counter[k] / (double)rx : -1;
+		*v[i] = k < 0 ? -1 : nc_counter_per_packet(m[i], &m[i]->total, (unsigned int)k);
 	}
 }
 
@@ -183,10 +170,12 @@ int nc_diff_compute(struct nc_diff *d, const struct nc_model *a, const char *nam
 	d->total_b = nc_top_per_packet(b, &b->total);
 	d->total_a_ns = nc_cycles_to_ns(d->total_a, a->info.tsc_khz);
 	d->total_b_ns = nc_cycles_to_ns(d->total_b, b->info.tsc_khz);
+	d->ratio = nc_ratio(d->total_b, d->total_a);
+	d->ratio_ns = nc_ratio(d->total_b_ns, d->total_a_ns);
 	total_delta = d->total_b - d->total_a;
 	for (s = 0; s < d->nr_stages; s++)
 		if (total_delta != 0 && d->stage[s].unit == NETCOST_UNIT_CYCLES)
-			d->stage[s].share = d->stage[s].delta / total_delta;
+			d->stage[s].share = nc_share(d->stage[s].delta, total_delta);
 	qsort(d->stage, d->nr_stages, sizeof(d->stage[0]), nc_diff_cmp);
 
 	for (s = 0; s < a->nr_counters; s++)
@@ -248,10 +237,8 @@ static json_t *nc_diff_json(const struct nc_diff *d)
 						      d->total_a_ns, d->pps_a));
 	json_object_set_new(o, "b", nc_diff_side_json(d->mb, d->name_b, d->total_b,
 						      d->total_b_ns, d->pps_b));
-	json_object_set_new(o, "ratio", nc_jnum(d->total_a > 0 && d->total_b >= 0 ?
-						d->total_b / d->total_a : -1));
-	json_object_set_new(o, "ratio_ns", nc_jnum(d->total_a_ns > 0 && d->total_b_ns >= 0 ?
-						   d->total_b_ns / d->total_a_ns : -1));
+	json_object_set_new(o, "ratio", nc_jnum(d->ratio));
+	json_object_set_new(o, "ratio_ns", nc_jnum(d->ratio_ns));
 	for (i = 0; i < d->nr_stages; i++) {
 		const struct nc_diff_stage *r = &d->stage[i];
 		json_t *s = json_object();
@@ -320,9 +307,9 @@ static void nc_diff_text(FILE *f, const struct nc_diff *d)
 	fprintf(f, "\ntotal per packet (top-level stages): A %s cycles (%s ns), B %s cycles (%s ns)",
 		nc_fmt(v[0], 32, d->total_a), nc_fmt(v[1], 32, d->total_a_ns),
 		nc_fmt(v[2], 32, d->total_b), nc_fmt(v[3], 32, d->total_b_ns));
-	if (d->total_a > 0)
-		fprintf(f, "\n  B/A %.2fx cycles, %.2fx ns", d->total_b / d->total_a,
-			d->total_a_ns > 0 ? d->total_b_ns / d->total_a_ns : 0);
+	if (d->ratio >= 0)
+		fprintf(f, "\n  B/A %.2fx cycles, %.2fx ns", d->ratio,
+			d->ratio_ns >= 0 ? d->ratio_ns : 0);
 	fprintf(f, "\n\n%-18s %10s %10s %7s %10s %7s %9s %9s\n", "stage", "A cyc/pkt",
 		"B cyc/pkt", "B/A", "delta", "share", "A ns/pkt", "B ns/pkt");
 	for (i = 0; i < d->nr_stages; i++) {

@@ -36,6 +36,7 @@ struct nc_diff {
 	const char *name_a, *name_b;	/* for the headings */
 	double total_a, total_b;	/* top-level cycles per packet */
 	double total_a_ns, total_b_ns;
+	double ratio, ratio_ns;		/* B/A of the totals; -1: undefined */
 	double pps_a, pps_b;		/* rx packets per second */
 	unsigned int nr_stages;
 	struct nc_diff_stage stage[2 * NC_MAX_STAGES];

@@ -6,16 +6,24 @@
  * sums (role top) and the irq_thread rule.  The renderers (report, diff,
  * plot, export) print these and compute none of their own.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "metrics.h"
 
+/* nc_info_since_reset_s - the seconds from the last reset to @info's reply; 0: unknown */
+double nc_info_since_reset_s(const struct nc_info *info)
+{
+	if (info->now_ns <= info->reset_ns)
+		return 0;
+	return (double)(info->now_ns - info->reset_ns) / 1e9;
+}
+
 /* nc_interval_s - the seconds the statistics cover (now - reset); 0: unknown */
 double nc_interval_s(const struct nc_model *m)
 {
-	if (m->info.now_ns <= m->info.reset_ns)
-		return 0;
-	return (double)(m->info.now_ns - m->info.reset_ns) / 1e9;
+	return nc_info_since_reset_s(&m->info);
 }
 
 /* nc_per_s - @count per second of the interval; -1 when it has no length */
@@ -165,3 +173,303 @@ double nc_top_per_packet(const struct nc_model *m, const struct nc_cpu *c)
 	return any ? total : -1;
 }
 
+
+/*
+ * nc_recorded_cpus - how many of @m's CPUs the module records (its config
+ * cpumask): the dump lists every possible CPU, but only these can spend
+ * cycles on recorded stages.  All of them when the mask says nothing.
+ */
+unsigned int nc_recorded_cpus(const struct nc_model *m)
+{
+	bool *set = nc_xcalloc(NC_MAX_CPUS, sizeof(*set));
+	unsigned int i, n = 0;
+
+	if (!nc_parse_cpulist(m->info.config.cpus, set, NC_MAX_CPUS))
+		for (i = 0; i < m->nr_cpus; i++)
+			n += set[m->cpus[i].cpu];
+	free(set);
+	return n ? n : m->nr_cpus;
+}
+
+/*
+ * nc_cpu_time_pct - @cycles as % of the CPU time recorded: @nr_cpus CPUs
+ * times the interval.  -1 when the interval has no length.
+ */
+double nc_cpu_time_pct(const struct nc_model *m, uint64_t cycles, unsigned int nr_cpus)
+{
+	uint64_t span = nc_model_interval_cycles(m) * nr_cpus;
+
+	return span ? 100.0 * (double)cycles / (double)span : -1;
+}
+
+/*
+ * nc_stage_events_per_packet - stage @s's events on @c per packet (of all
+ * CPUs, rx or tx as nc_cpu_packets() says).  -1 with no packets.
+ */
+double nc_stage_events_per_packet(const struct nc_model *m, const struct nc_cpu *c,
+				  unsigned int s)
+{
+	uint64_t pkts = nc_cpu_packets(m, &m->total, s);
+
+	if (!pkts)
+		return -1;
+	return c->stage[s] ? (double)c->stage[s]->count / (double)pkts : 0;
+}
+
+/*
+ * nc_stage_cpu_pct - stage @s's cycles on @c as % of the CPU time of
+ * @nr_cpus CPUs over the interval; -1 for what is not CPU time (waiting,
+ * counts) or without an interval
+ */
+double nc_stage_cpu_pct(const struct nc_model *m, const struct nc_cpu *c, unsigned int s,
+			unsigned int nr_cpus)
+{
+	if (m->stage[s].unit != NETCOST_UNIT_CYCLES || m->stage[s].role == NC_ROLE_LATENCY)
+		return -1;
+	return nc_cpu_time_pct(m, c->stage[s] ? c->stage[s]->sum : 0, nr_cpus);
+}
+
+/* nc_top_cycles - the own cycles of @c's top-level stages (a packet's total) */
+uint64_t nc_top_cycles(const struct nc_model *m, const struct nc_cpu *c)
+{
+	uint64_t sum = 0;
+	unsigned int s;
+
+	for (s = 0; s < m->nr_stages; s++)
+		if (nc_stage_in_total(m, s) && c->stage[s])
+			sum += nc_stage_own_cycles(m, c, s);
+	return sum;
+}
+
+/*
+ * nc_top_stages - the top-level stages of @c that cost something per
+ * packet, most costly first, at most @max of them into @out; returns how
+ * many
+ */
+unsigned int nc_top_stages(const struct nc_model *m, const struct nc_cpu *c,
+			   unsigned int *out, unsigned int max)
+{
+	unsigned int s, i, n = 0, top[NC_MAX_STAGES] = { 0 };
+
+	for (s = 0; s < m->nr_stages; s++) {
+		double x = nc_stage_own_per_packet(m, c, s);
+
+		if (!nc_stage_in_total(m, s) || !c->stage[s] || x <= 0)
+			continue;
+		for (i = n; i > 0 && nc_stage_own_per_packet(m, c, top[i - 1]) < x; i--)
+			top[i] = top[i - 1];
+		top[i] = s;
+		n++;
+	}
+	if (n > max)
+		n = max;
+	memcpy(out, top, n * sizeof(*out));
+	return n;
+}
+
+/*
+ * nc_stage_per_packet_named - the cost per packet of the stage @name in
+ * @m's total, as diff sets two snapshots side by side: own cycles for a
+ * top-level stage (so that the rows add up to the total); 0 when @m lacks
+ * the stage but has packets; -1 with no packets.  @per_tx: divide by tx
+ * packets (the stage's own flag when @m has it).
+ */
+double nc_stage_per_packet_named(const struct nc_model *m, const char *name, bool per_tx,
+				 bool own)
+{
+	int s = nc_model_find_stage(m, name);
+	uint64_t pkts, sum;
+
+	pkts = s >= 0 ? nc_cpu_packets(m, &m->total, (unsigned int)s) :
+	       nc_cpu_counter(m, &m->total, per_tx ? "tx_packets" : "rx_packets");
+	if (!pkts)
+		return -1;
+	if (s < 0 || !m->total.stage[s])
+		return 0;
+	sum = own ? nc_stage_own_cycles(m, &m->total, (unsigned int)s) : m->total.stage[s]->sum;
+	return (double)sum / (double)pkts;
+}
+
+/* nc_counter_per_packet - counter @k of @c per rx packet of all CPUs; -1 with no packets */
+double nc_counter_per_packet(const struct nc_model *m, const struct nc_cpu *c, unsigned int k)
+{
+	uint64_t rx = nc_rx_packets(m, &m->total);
+
+	if (!rx || !c->has_counter[k])
+		return -1;
+	return (double)c->counter[k] / (double)rx;
+}
+
+/* nc_is_netrx_runs - a "net_rx_in_<where>" run counter (not its _cycles) */
+bool nc_is_netrx_runs(const char *name)
+{
+	size_t len = strlen(name);
+
+	return !strncmp(name, "net_rx_in_", 10) &&
+	       !(len > 7 && !strcmp(name + len - 7, "_cycles"));
+}
+
+/* nc_is_netrx_cycles - the "_cycles" twin of a NET_RX placement counter */
+bool nc_is_netrx_cycles(const char *name)
+{
+	size_t len = strlen(name);
+
+	return !strncmp(name, "net_rx_in_", 10) && len > 7 &&
+	       !strcmp(name + len - 7, "_cycles");
+}
+
+/*
+ * nc_netrx_placement - where NET_RX ran on @c: one row per
+ * "net_rx_in_<where>" counter the model has (any <where>, new ones
+ * included), with its runs and cycles, their shares of all runs and
+ * cycles (%), and the cycles per rx packet of all CPUs (-1: no packets).
+ * At most @max rows into @rows; returns how many (0: no NET_RX at all).
+ */
+unsigned int nc_netrx_placement(const struct nc_model *m, const struct nc_cpu *c,
+				struct nc_netrx_row *rows, unsigned int max)
+{
+	uint64_t rx = nc_rx_packets(m, &m->total), runs = 0, cycles = 0;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < m->nr_counters; i++) {
+		if (!c->has_counter[i])
+			continue;
+		if (nc_is_netrx_runs(m->counter[i]))
+			runs += c->counter[i];
+		else if (nc_is_netrx_cycles(m->counter[i]))
+			cycles += c->counter[i];
+	}
+	if (!runs && !cycles)
+		return 0;
+	for (i = 0; i < m->nr_counters && n < max; i++) {
+		char cname[NC_NAME_LEN + 8];
+		struct nc_netrx_row *r = &rows[n];
+
+		if (!c->has_counter[i] || !nc_is_netrx_runs(m->counter[i]))
+			continue;
+		snprintf(cname, sizeof(cname), "%s_cycles", m->counter[i]);
+		r->where = m->counter[i] + 10;
+		r->runs = c->counter[i];
+		r->cycles = nc_cpu_counter(m, c, cname);
+		r->runs_pct = runs ? 100.0 * (double)r->runs / (double)runs : 0;
+		r->cycles_pct = cycles ? 100.0 * (double)r->cycles / (double)cycles : 0;
+		r->per_packet = rx ? (double)r->cycles / (double)rx : -1;
+		n++;
+	}
+	return n;
+}
+
+/* nc_hist_bucket_pct - bucket @b's share of @h's events, in %; 0 when empty */
+double nc_hist_bucket_pct(const struct nc_hist *h, unsigned int b)
+{
+	uint64_t total = nc_hist_bucket_total(h);
+
+	return total ? 100.0 * (double)h->buckets[b] / (double)total : 0;
+}
+
+/*
+ * nc_overhead - what the probes cost, from two INFO replies @a and @b
+ * (@b later): each hook's hits per second over the interval between the
+ * replies (a hook's hit count runs from its attach, RESET leaves it), the
+ * sampled self-cost per hit of @b (probe_cost_cycles), and so the cycles
+ * per second and the % of one CPU the probes take.  Hooks are matched by
+ * name; a hook missing from @a counts from 0 hits.  Returns 0, or -1 when
+ * the replies cannot be compared: no time between them, or a hit count
+ * that went back (the module was loaded again).
+ */
+int nc_overhead(const struct nc_info *a, const struct nc_info *b, struct nc_overhead *o)
+{
+	double hz = (double)b->tsc_khz * 1000;
+	unsigned int i, k;
+
+	memset(o, 0, sizeof(*o));
+	o->cost_per_hit = b->probe_cost ? (double)b->probe_cost : -1;
+	if (b->now_ns <= a->now_ns)
+		return -1;
+	o->interval_s = (double)(b->now_ns - a->now_ns) / 1e9;
+	for (i = 0; i < b->nr_hooks && o->nr_hooks < NC_MAX_HOOKS; i++) {
+		const struct nc_hook *hb = &b->hook[i];
+		struct nc_hook_rate *r = &o->hook[o->nr_hooks++];
+		uint64_t before = 0;
+
+		for (k = 0; k < a->nr_hooks; k++)
+			if (!strcmp(a->hook[k].name, hb->name))
+				before = a->hook[k].hits;
+		if (hb->hits < before)
+			return -1;
+		r->name = hb->name;
+		r->hits_per_s = (double)(hb->hits - before) / o->interval_s;
+		r->cycles_per_s = o->cost_per_hit < 0 ? -1 : r->hits_per_s * o->cost_per_hit;
+		r->cpu_pct = r->cycles_per_s < 0 || !hz ? -1 : 100 * r->cycles_per_s / hz;
+		o->hits_per_s += r->hits_per_s;
+	}
+	o->cycles_per_s = o->cost_per_hit < 0 ? -1 : o->hits_per_s * o->cost_per_hit;
+	o->cpu_pct = o->cycles_per_s < 0 || !hz ? -1 : 100 * o->cycles_per_s / hz;
+	return 0;
+}
+
+/* nc_ratio - @b / @a, or -1 when it is undefined: a side missing (< 0), or @a not > 0 */
+double nc_ratio(double b, double a)
+{
+	return a > 0 && b >= 0 ? b / a : -1;
+}
+
+/* nc_share - @part of @whole (either may be negative: deltas); 0 when @whole is 0 */
+double nc_share(double part, double whole)
+{
+	return whole != 0 ? part / whole : 0;
+}
+
+/* nc_stage_cycles_named - the sum of stage @name on @c (NULL: none), its events in *@count */
+static double nc_stage_cycles_named(const struct nc_model *m, const struct nc_cpu *c,
+				    const char *name, double *count)
+{
+	int s = nc_model_find_stage(m, name);
+	const struct nc_hist *h = c && s >= 0 ? c->stage[s] : NULL;
+
+	if (count)
+		*count = h ? (double)h->count : 0;
+	return h ? (double)h->sum : 0;
+}
+
+/*
+ * nc_cpu_switch_cycles - the context switches' cycles on @c (ctx_switch),
+ * and in *@count how many there were: what a switch into a process costs
+ * on that CPU, which the process's own clock holds (the closure)
+ */
+double nc_cpu_switch_cycles(const struct nc_model *m, const struct nc_cpu *c, double *count)
+{
+	return nc_stage_cycles_named(m, c, "ctx_switch", count);
+}
+
+/*
+ * nc_cpu_irq_context_cycles - the interrupt-context work on @c that runs
+ * whichever task was interrupted, and that a kernel without
+ * CONFIG_IRQ_TIME_ACCOUNTING charges to that task: hard IRQs (hardirq,
+ * hardirq_other), NET_RX run from irq_exit, and on a stock kernel the
+ * other softirqs, which run there too (on PREEMPT_RT they run in threads)
+ */
+double nc_cpu_irq_context_cycles(const struct nc_model *m, const struct nc_cpu *c)
+{
+	double v;
+
+	if (!c)
+		return 0;
+	v = nc_stage_cycles_named(m, c, "hardirq", NULL) +
+	    nc_stage_cycles_named(m, c, "hardirq_other", NULL) +
+	    (double)nc_cpu_counter(m, c, "net_rx_in_irq_exit_cycles");
+	if (!m->info.preempt_rt)
+		v += nc_stage_cycles_named(m, c, "softirq_net_tx", NULL) +
+		     nc_stage_cycles_named(m, c, "softirq_other", NULL);
+	return v;
+}
+
+/*
+ * nc_cpu_task_netrx_cycles - the NET_RX that tasks ran in their own
+ * local_bh_enable() on @c (net_rx_in_task_bh_enable_cycles): measured
+ * inside the tasks' time
+ */
+double nc_cpu_task_netrx_cycles(const struct nc_model *m, const struct nc_cpu *c)
+{
+	return c ? (double)nc_cpu_counter(m, c, "net_rx_in_task_bh_enable_cycles") : 0;
+}

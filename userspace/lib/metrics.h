@@ -7,8 +7,10 @@
 #ifndef NETCOST_METRICS_H
 #define NETCOST_METRICS_H
 
+#include "hist.h"
 #include "model.h"
 
+double nc_info_since_reset_s(const struct nc_info *info);
 double nc_interval_s(const struct nc_model *m);
 uint64_t nc_model_interval_cycles(const struct nc_model *m);
 double nc_per_s(const struct nc_model *m, uint64_t count);
@@ -26,5 +28,57 @@ double nc_stage_per_packet(const struct nc_model *m, const struct nc_cpu *c,
 double nc_stage_own_per_packet(const struct nc_model *m, const struct nc_cpu *c,
 			       unsigned int s);
 double nc_top_per_packet(const struct nc_model *m, const struct nc_cpu *c);
+unsigned int nc_recorded_cpus(const struct nc_model *m);
+double nc_cpu_time_pct(const struct nc_model *m, uint64_t cycles, unsigned int nr_cpus);
+double nc_stage_events_per_packet(const struct nc_model *m, const struct nc_cpu *c,
+				  unsigned int s);
+double nc_stage_cpu_pct(const struct nc_model *m, const struct nc_cpu *c, unsigned int s,
+			unsigned int nr_cpus);
+uint64_t nc_top_cycles(const struct nc_model *m, const struct nc_cpu *c);
+unsigned int nc_top_stages(const struct nc_model *m, const struct nc_cpu *c,
+			   unsigned int *out, unsigned int max);
+double nc_stage_per_packet_named(const struct nc_model *m, const char *name, bool per_tx,
+				 bool own);
+double nc_counter_per_packet(const struct nc_model *m, const struct nc_cpu *c, unsigned int k);
+bool nc_is_netrx_runs(const char *name);
+bool nc_is_netrx_cycles(const char *name);
+
+/* One row of "where NET_RX ran" (nc_netrx_placement()) */
+struct nc_netrx_row {
+	const char *where;		/* "irq_exit", "ksoftirqd", ... */
+	uint64_t runs, cycles;
+	double runs_pct, cycles_pct;	/* of all NET_RX runs / cycles */
+	double per_packet;		/* cycles per rx packet; -1: no packets */
+};
+
+unsigned int nc_netrx_placement(const struct nc_model *m, const struct nc_cpu *c,
+				struct nc_netrx_row *rows, unsigned int max);
+double nc_hist_bucket_pct(const struct nc_hist *h, unsigned int b);
+
+/* One hook's share of the probes' cost (nc_overhead()) */
+struct nc_hook_rate {
+	const char *name;		/* points into the later INFO */
+	double hits_per_s;
+	double cycles_per_s;		/* -1: no self-cost sampled yet */
+	double cpu_pct;			/* of one CPU; -1: as above, or no TSC rate */
+};
+
+/* What the probes cost, from two INFO replies */
+struct nc_overhead {
+	double interval_s;		/* between the replies */
+	double hits_per_s;		/* all hooks */
+	double cost_per_hit;		/* cycles, the sampled self-cost; -1: none yet */
+	double cycles_per_s;		/* -1: no self-cost */
+	double cpu_pct;			/* of one CPU; -1: no self-cost or TSC rate */
+	unsigned int nr_hooks;
+	struct nc_hook_rate hook[NC_MAX_HOOKS];
+};
+
+int nc_overhead(const struct nc_info *a, const struct nc_info *b, struct nc_overhead *o);
+double nc_ratio(double b, double a);
+double nc_share(double part, double whole);
+double nc_cpu_switch_cycles(const struct nc_model *m, const struct nc_cpu *c, double *count);
+double nc_cpu_irq_context_cycles(const struct nc_model *m, const struct nc_cpu *c);
+double nc_cpu_task_netrx_cycles(const struct nc_model *m, const struct nc_cpu *c);
 
 #endif

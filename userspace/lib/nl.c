@@ -28,6 +28,12 @@ struct nc_nl_run {
 	bool cb_failed;			/* @cb refused a reply, and said why */
 };
 
+/* The lookup's reply: the id and version */
+struct nc_nl_family {
+	uint16_t id;
+	uint32_t version;
+};
+
 static const char *const nc_nl_cmd_names[] = {
 	[NETCOST_CMD_INFO]		= "INFO",
 	[NETCOST_CMD_STATS]		= "STATS",
@@ -168,6 +174,41 @@ struct nlmsghdr *nc_nl_request(struct nc_nl *nl, uint8_t cmd, uint16_t flags)
 }
 
 /*
+ * nc_nl_parse - one buffer of @len bytes of replies to request @seq,
+ * through the callbacks.  Returns libmnl's MNL_CB_OK (more to come),
+ * MNL_CB_STOP (done) or MNL_CB_ERROR (run->error, run->cb_failed or errno).
+ */
+static int nc_nl_parse(struct nc_nl *nl, void *buf, int len, unsigned int seq,
+		       struct nc_nl_run *run)
+{
+	mnl_cb_t ctl[NLMSG_MIN_TYPE] = {
+		[NLMSG_ERROR]	= nc_nl_error_cb,
+		[NLMSG_DONE]	= nc_nl_done_cb,
+	};
+	int ret;
+
+	errno = 0;
+	ret = mnl_cb_run2(buf, len, seq, nl->portid, nc_nl_data_cb, run, ctl, ARRAY_SIZE(ctl));
+	/*
+	 * libmnl stops, before any callback, at a part flagged
+	 * NLM_F_DUMP_INTR (EINTR).  Note it and read the dump to its
+	 * end: nc_fetch() takes an interrupted dump again.
+	 */
+	if (ret == MNL_CB_ERROR && errno == EINTR && !run->error && !run->cb_failed) {
+		const struct nlmsghdr *m;
+		int left = len;
+
+		nl->dump_intr = true;
+		ret = MNL_CB_OK;
+		for (m = buf; mnl_nlmsg_ok(m, left); m = mnl_nlmsg_next(m, &left)) {
+			if (m->nlmsg_seq == seq && m->nlmsg_type == NLMSG_DONE)
+				ret = MNL_CB_STOP;
+		}
+	}
+	return ret;
+}
+
+/*
  * nc_nl_exchange - send @nlh and read replies until the ACK, NLMSG_DONE or
  * an error, passing each reply to run->cb.  Returns MNL_CB_STOP when the
  * request succeeded; otherwise run->error holds the kernel's errno (0 for
@@ -176,12 +217,8 @@ struct nlmsghdr *nc_nl_request(struct nc_nl *nl, uint8_t cmd, uint16_t flags)
 static int nc_nl_exchange(struct nc_nl *nl, struct nlmsghdr *nlh,
 			  struct nc_nl_run *run)
 {
-	mnl_cb_t ctl[NLMSG_MIN_TYPE] = {
-		[NLMSG_ERROR]	= nc_nl_error_cb,
-		[NLMSG_DONE]	= nc_nl_done_cb,
-	};
 	unsigned int seq = nlh->nlmsg_seq;
-	int ret, len;
+	int ret;
 
 	run->nl = nl;
 	run->cmd = ((struct genlmsghdr *)mnl_nlmsg_get_payload(nlh))->cmd;
@@ -198,28 +235,55 @@ static int nc_nl_exchange(struct nc_nl *nl, struct nlmsghdr *nlh,
 			run->cb_failed = true;
 			return MNL_CB_ERROR;
 		}
-		errno = 0;
-		len = ret;
-		ret = mnl_cb_run2(nl->buf, len, seq, nl->portid, nc_nl_data_cb,
-				  run, ctl, ARRAY_SIZE(ctl));
-		/*
-		 * libmnl stops, before any callback, at a part flagged
-		 * NLM_F_DUMP_INTR (EINTR).  Note it and read the dump to its
-		 * end: nc_fetch() takes an interrupted dump again.
-		 */
-		if (ret == MNL_CB_ERROR && errno == EINTR && !run->error && !run->cb_failed) {
-			const struct nlmsghdr *m;
-			int left = len;
-
-			nl->dump_intr = true;
-			ret = MNL_CB_OK;
-			for (m = (void *)nl->buf; mnl_nlmsg_ok(m, left); m = mnl_nlmsg_next(m, &left)) {
-				if (m->nlmsg_seq == seq && m->nlmsg_type == NLMSG_DONE)
-					ret = MNL_CB_STOP;
-			}
-		}
+		ret = nc_nl_parse(nl, nl->buf, ret, seq, run);
 	} while (ret > MNL_CB_STOP);
 	return ret;
+}
+
+static int nc_nl_lookup(struct nc_nl *nl, uint16_t *id, struct nc_nl_run *run);
+
+/*
+ * nc_nl_family_gone - whether the family this socket resolved is no longer
+ * there: not registered any more (the module was unloaded), or registered
+ * again under another id (unloaded and loaded again)
+ */
+static bool nc_nl_family_gone(struct nc_nl *nl)
+{
+	struct nc_nl_run run = { 0 };
+	uint16_t id = 0;
+
+	if (nc_nl_lookup(nl, &id, &run) == MNL_CB_STOP)
+		return id != nl->family;
+	return run.error == ENOENT;
+}
+
+/*
+ * nc_nl_finish - the exit status of a request that ended with @ret
+ * (nc_nl_exchange()), after printing why it failed.  ENOENT and
+ * EPROTONOSUPPORT come from genetlink when the family id is unknown, and
+ * EOPNOTSUPP when the id went to another family: when the netcost family
+ * is indeed gone, the module was unloaded during the request (exit 3, as
+ * when it was never loaded).
+ */
+static int nc_nl_finish(struct nc_nl *nl, int ret, struct nc_nl_run *run)
+{
+	if (ret == MNL_CB_STOP)
+		return NC_EXIT_OK;
+	if (run->cb_failed)
+		return NC_EXIT_ERROR;
+	if (!run->error) {
+		/* libmnl's own checks: sequence, port id, length */
+		nc_err("%s: invalid kernel response: %s",
+		       nc_nl_cmd_name(run->cmd), strerror(errno ? errno : EBADMSG));
+		return NC_EXIT_ERROR;
+	}
+	if ((run->error == ENOENT || run->error == EPROTONOSUPPORT ||
+	     run->error == EOPNOTSUPP) && nc_nl_family_gone(nl)) {
+		nc_err("%s: the kernel module was unloaded during the request (%s); load it again (insmod netcost.ko)",
+		       nc_nl_cmd_name(run->cmd), strerror(run->error));
+		return NC_EXIT_NO_MODULE;
+	}
+	return nc_nl_report(run);
 }
 
 /*
@@ -231,38 +295,72 @@ int nc_nl_talk(struct nc_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
 {
 	struct nc_nl_run run = { .cb = cb, .data = data };
 
-	if (nc_nl_exchange(nl, nlh, &run) == MNL_CB_STOP)
-		return NC_EXIT_OK;
-	if (run.cb_failed)
-		return NC_EXIT_ERROR;
-	if (!run.error) {
-		/* libmnl's own checks: sequence, port id, length */
-		nc_err("%s: invalid kernel response: %s",
-		       nc_nl_cmd_name(run.cmd), strerror(errno ? errno : EBADMSG));
-		return NC_EXIT_ERROR;
-	}
-	return nc_nl_report(&run);
+	return nc_nl_finish(nl, nc_nl_exchange(nl, nlh, &run), &run);
+}
+
+/*
+ * nc_nl_replay - the end of nc_nl_talk() for @len bytes of recorded
+ * replies to command @cmd with sequence number @seq: the same callbacks,
+ * checks and exit status, with no request sent (tests, fuzzing).
+ */
+int nc_nl_replay(struct nc_nl *nl, void *buf, size_t len, unsigned int seq, uint8_t cmd,
+		 mnl_cb_t cb, void *data)
+{
+	struct nc_nl_run run = { .nl = nl, .cmd = cmd, .cb = cb, .data = data };
+
+	nl->dump_intr = false;
+	return nc_nl_finish(nl, nc_nl_parse(nl, buf, (int)len, seq, &run), &run);
 }
 
 /* nc_nl_family_cb - CTRL_CMD_GETFAMILY's reply: the id and version */
 static int nc_nl_family_cb(const struct nlmsghdr *nlh, void *data)
 {
-	struct nc_nl *nl = data;
+	struct nc_nl_family *nl = data;
 	const struct nlattr *attr;
 
 	mnl_attr_for_each(attr, nlh, sizeof(struct genlmsghdr)) {
 		switch (mnl_attr_get_type(attr)) {
 		case CTRL_ATTR_FAMILY_ID:
 			if (mnl_attr_validate(attr, MNL_TYPE_U16) >= 0)
-				nl->family = mnl_attr_get_u16(attr);
+				nl->id = mnl_attr_get_u16(attr);
 			break;
 		case CTRL_ATTR_VERSION:
 			if (mnl_attr_validate(attr, MNL_TYPE_U32) >= 0)
-				nl->family_version = mnl_attr_get_u32(attr);
+				nl->version = mnl_attr_get_u32(attr);
 			break;
 		}
 	}
 	return MNL_CB_OK;
+}
+
+/*
+ * nc_nl_lookup - CTRL_CMD_GETFAMILY for nl->name ("netcost"): its id into
+ * @id.  Returns nc_nl_exchange()'s result; run->error is ENOENT when no
+ * such family is registered.
+ */
+static int nc_nl_lookup(struct nc_nl *nl, uint16_t *id, struct nc_nl_run *run)
+{
+	struct nc_nl_family fam = { 0 };
+	struct nlmsghdr *nlh;
+	struct genlmsghdr *genl;
+	int ret;
+
+	run->cb = nc_nl_family_cb;
+	run->data = &fam;
+	nlh = mnl_nlmsg_put_header(nl->buf);
+	nlh->nlmsg_type = GENL_ID_CTRL;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	nlh->nlmsg_seq = ++nl->seq;
+	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
+	genl->cmd = CTRL_CMD_GETFAMILY;
+	genl->version = 1;
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, nl->name ? nl->name : NETCOST_GENL_NAME);
+	ret = nc_nl_exchange(nl, nlh, run);
+	run->data = NULL;	/* @fam ends here */
+	*id = fam.id;
+	if (ret == MNL_CB_STOP)
+		nl->family_version = fam.version;
+	return ret;
 }
 
 /*
@@ -271,20 +369,9 @@ static int nc_nl_family_cb(const struct nlmsghdr *nlh, void *data)
  */
 static int nc_nl_resolve(struct nc_nl *nl)
 {
-	struct nc_nl_run run = { .cb = nc_nl_family_cb, .data = nl };
-	struct nlmsghdr *nlh;
-	struct genlmsghdr *genl;
+	struct nc_nl_run run = { 0 };
 
-	nlh = mnl_nlmsg_put_header(nl->buf);
-	nlh->nlmsg_type = GENL_ID_CTRL;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-	nlh->nlmsg_seq = ++nl->seq;
-	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
-	genl->cmd = CTRL_CMD_GETFAMILY;
-	genl->version = 1;
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, NETCOST_GENL_NAME);
-
-	if (nc_nl_exchange(nl, nlh, &run) == MNL_CB_STOP) {
+	if (nc_nl_lookup(nl, &nl->family, &run) == MNL_CB_STOP) {
 		if (nl->family)
 			return NC_EXIT_OK;
 		nc_err("invalid kernel response: no id for family \"%s\"",

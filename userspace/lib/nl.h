@@ -7,6 +7,7 @@
 #define NETCOST_NL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <libmnl/libmnl.h>
 
@@ -20,6 +21,7 @@ struct nc_nl {
 	uint16_t family;		/* resolved id of "netcost" */
 	uint32_t family_version;	/* CTRL_ATTR_VERSION */
 	bool dump_intr;			/* the last dump saw NLM_F_DUMP_INTR */
+	const char *name;		/* the family's name; NULL: "netcost" (tests) */
 };
 
 int nc_nl_open(struct nc_nl *nl);
@@ -27,5 +29,7 @@ void nc_nl_close(struct nc_nl *nl);
 struct nlmsghdr *nc_nl_request(struct nc_nl *nl, uint8_t cmd, uint16_t flags);
 int nc_nl_talk(struct nc_nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data);
 const char *nc_nl_cmd_name(uint8_t cmd);
+int nc_nl_replay(struct nc_nl *nl, void *buf, size_t len, unsigned int seq, uint8_t cmd,
+		 mnl_cb_t cb, void *data);
 
 #endif

@@ -6,6 +6,7 @@
  */
 #include <linux/perf_event.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -75,3 +76,23 @@ void nc_perf_close(struct nc_child *ch, int ncpus)
 	nc_perf_read(ch, ncpus, NULL, true);
 }
 
+
+/*
+ * nc_proc_irq_ticks - the "irq" column of /proc/stat's "cpu" line: hard IRQ
+ * time, which only a kernel that keeps interrupt time out of the tasks'
+ * time (CONFIG_IRQ_TIME_ACCOUNTING) counts.  -1 when unreadable.  @path:
+ * the file (NULL: /proc/stat), for the tests.
+ */
+long long nc_proc_irq_ticks(const char *path)
+{
+	unsigned long long v[6];
+	FILE *f = fopen(path ? path : "/proc/stat", "r");
+	int n = 0;
+
+	if (!f)
+		return -1;
+	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+		   &v[3], &v[4], &v[5]);
+	fclose(f);
+	return n == 6 ? (long long)v[5] : -1;
+}

@@ -256,8 +256,9 @@ static void nc_print_stage_row(const struct nc_block *b, const struct nc_cpu *c,
 	const struct nc_stage_desc *d = &m->stage[s];
 	const struct nc_hist *h = c->stage[s];
 	static const struct nc_hist empty;
-	uint64_t pkts = nc_cpu_packets(m, &m->total, s);
-	uint64_t span = nc_model_interval_cycles(m) * b->nr_cpus;
+	double evpp = nc_stage_events_per_packet(m, c, s);
+	double pp = nc_stage_per_packet(m, c, s);
+	double cpu_pct = nc_stage_cpu_pct(m, c, s, b->nr_cpus);
 	char name[NC_NAME_LEN + 2], v[32];
 	unsigned int i;
 
@@ -265,14 +266,14 @@ static void nc_print_stage_row(const struct nc_block *b, const struct nc_cpu *c,
 		h = &empty;
 	snprintf(name, sizeof(name), "%s%s", d->name, nc_stage_mark(d));
 	fprintf(b->f, "%-17s %10llu", name, (unsigned long long)h->count);
-	if (pkts) {
-		nc_report_value(v, sizeof(v), (double)h->count / (double)pkts);
+	if (evpp >= 0) {
+		nc_report_value(v, sizeof(v), evpp);
 		fprintf(b->f, " %7s", v);
 	} else {
 		fprintf(b->f, " %7s", "-");
 	}
-	if (pkts && d->unit == NETCOST_UNIT_CYCLES) {
-		nc_report_value(v, sizeof(v), nc_block_time(b, s, (double)h->sum / (double)pkts));
+	if (evpp >= 0 && d->unit == NETCOST_UNIT_CYCLES) {
+		nc_report_value(v, sizeof(v), nc_block_time(b, s, pp < 0 ? 0 : pp));
 		fprintf(b->f, " %8s", v);
 	} else {
 		fprintf(b->f, " %8s", "-");
@@ -293,8 +294,8 @@ static void nc_print_stage_row(const struct nc_block *b, const struct nc_cpu *c,
 	}
 	fprintf(b->f, " %-7s", d->unit == NETCOST_UNIT_PACKETS ? "packets" :
 				b->o->ns ? "ns" : "cycles");
-	if (span && d->unit == NETCOST_UNIT_CYCLES && d->role != NC_ROLE_LATENCY)
-		fprintf(b->f, " %5.2f\n", 100.0 * (double)h->sum / (double)span);
+	if (cpu_pct >= 0)
+		fprintf(b->f, " %5.2f\n", cpu_pct);
 	else
 		fprintf(b->f, " %5s\n", "-");
 }
@@ -304,10 +305,9 @@ static void nc_print_stages(const struct nc_block *b, const struct nc_cpu *c)
 {
 	const struct nc_model *m = b->m;
 	const char *u = b->o->ns ? "ns" : "cyc";
-	unsigned int s, i, top[NC_MAX_STAGES], nr_top = 0;
+	unsigned int s, i, top[NC_TOP_N], nr_top;
 	double total = nc_top_per_packet(m, c);
-	uint64_t span = nc_model_interval_cycles(m) * b->nr_cpus;
-	uint64_t top_sum = 0;
+	double top_pct = nc_cpu_time_pct(m, nc_top_cycles(m, c), b->nr_cpus);
 	char v[32];
 
 	if (b->o->wide)
@@ -323,22 +323,7 @@ static void nc_print_stages(const struct nc_block *b, const struct nc_cpu *c)
 		nc_print_stage_row(b, c, s);
 	}
 
-	/* the largest top-level stages, by cost per packet (insertion sort) */
-	for (s = 0; s < m->nr_stages; s++) {
-		double x = nc_stage_own_per_packet(m, c, s);
-
-		if (m->stage[s].role != NC_ROLE_TOP || !c->stage[s])
-			continue;
-		top_sum += nc_stage_own_cycles(m, c, s);
-		if (x <= 0)
-			continue;
-		for (i = nr_top; i > 0 && nc_stage_own_per_packet(m, c, top[i - 1]) < x; i--)
-			top[i] = top[i - 1];
-		top[i] = s;
-		nr_top++;
-	}
-	if (nr_top > NC_TOP_N)
-		nr_top = NC_TOP_N;
+	nr_top = nc_top_stages(m, c, top, NC_TOP_N);
 	if (total < 0) {
 		fprintf(b->f, "total: no packets, no cost per packet\n");
 		return;
@@ -349,9 +334,8 @@ static void nc_print_stages(const struct nc_block *b, const struct nc_cpu *c)
 		nc_report_value(v, sizeof(v), nc_cycles_to_ns(total, m->info.tsc_khz));
 		fprintf(b->f, " (%s ns)", v);
 	}
-	if (span)
-		fprintf(b->f, ", %.2f%% of the recorded CPU time",
-			100.0 * (double)top_sum / (double)span);
+	if (top_pct >= 0)
+		fprintf(b->f, ", %.2f%% of the recorded CPU time", top_pct);
 	fprintf(b->f, "\nlargest per packet:");
 	for (i = 0; i < nr_top; i++) {
 		double x = nc_stage_own_per_packet(m, c, top[i]);
@@ -363,24 +347,6 @@ static void nc_print_stages(const struct nc_block *b, const struct nc_cpu *c)
 	fprintf(b->f, " %s/pkt\n", u);
 }
 
-/* nc_is_attribution - a "net_rx_in_<where>" run counter (not its _cycles) */
-static bool nc_is_attribution(const char *name)
-{
-	size_t len = strlen(name);
-
-	return !strncmp(name, "net_rx_in_", 10) &&
-	       !(len > 7 && !strcmp(name + len - 7, "_cycles"));
-}
-
-/* nc_is_attribution_cycles - the "_cycles" twin of an attribution counter */
-static bool nc_is_attribution_cycles(const char *name)
-{
-	size_t len = strlen(name);
-
-	return !strncmp(name, "net_rx_in_", 10) && len > 7 &&
-	       !strcmp(name + len - 7, "_cycles");
-}
-
 /*
  * nc_print_counters - the counters of @c, per packet and per second, then
  * where NET_RX ran: the runs and cycles in each context with their share.
@@ -388,9 +354,8 @@ static bool nc_is_attribution_cycles(const char *name)
 static void nc_print_counters(const struct nc_block *b, const struct nc_cpu *c)
 {
 	const struct nc_model *m = b->m;
-	uint64_t rx = nc_cpu_counter(m, &m->total, "rx_packets");
-	uint64_t runs = 0, cycles = 0;
-	unsigned int i;
+	struct nc_netrx_row rows[NC_MAX_COUNTERS];
+	unsigned int i, n;
 	char v[32];
 
 	fprintf(b->f, "\n%-*s %14s %9s %10s\n", b->o->wide ? 34 : 28, "counter", "total",
@@ -398,55 +363,41 @@ static void nc_print_counters(const struct nc_block *b, const struct nc_cpu *c)
 	for (i = 0; i < m->nr_counters; i++) {
 		const char *name = m->counter[i];
 
-		if (!c->has_counter[i] || nc_is_attribution(name) ||
-		    nc_is_attribution_cycles(name))
+		if (!c->has_counter[i] || nc_is_netrx_runs(name) || nc_is_netrx_cycles(name))
 			continue;
 		if (!c->counter[i] && !b->o->all)
 			continue;
 		fprintf(b->f, "%-*s %14llu", b->o->wide ? 34 : 28, name,
 			(unsigned long long)c->counter[i]);
-		if (rx && strcmp(name, "rx_packets") && strcmp(name, "tx_packets")) {
-			nc_report_value(v, sizeof(v), (double)c->counter[i] / (double)rx);
+		if (strcmp(name, "rx_packets") && strcmp(name, "tx_packets") &&
+		    nc_counter_per_packet(m, c, i) >= 0) {
+			nc_report_value(v, sizeof(v), nc_counter_per_packet(m, c, i));
 			fprintf(b->f, " %9s", v);
 		} else {
 			fprintf(b->f, " %9s", "-");
 		}
-		if (b->interval_s > 0)
-			fprintf(b->f, " %10.0f\n", (double)c->counter[i] / b->interval_s);
+		if (nc_per_s(m, c->counter[i]) >= 0)
+			fprintf(b->f, " %10.0f\n", nc_per_s(m, c->counter[i]));
 		else
 			fprintf(b->f, " %10s\n", "-");
 	}
 
-	for (i = 0; i < m->nr_counters; i++) {
-		if (!c->has_counter[i])
-			continue;
-		if (nc_is_attribution(m->counter[i]))
-			runs += c->counter[i];
-		else if (nc_is_attribution_cycles(m->counter[i]))
-			cycles += c->counter[i];
-	}
-	if (!runs && !cycles)
+	n = nc_netrx_placement(m, c, rows, ARRAY_SIZE(rows));
+	if (!n)
 		return;
 	fprintf(b->f, "\n%-28s %14s %6s %14s %6s %9s\n", "NET_RX ran in", "runs", "share",
 		b->o->ns ? "ns" : "cycles", "share", b->o->ns ? "ns/pkt" : "cyc/pkt");
-	for (i = 0; i < m->nr_counters; i++) {
-		char cname[NC_NAME_LEN + 8];
-		uint64_t r, cy;
+	for (i = 0; i < n; i++) {
+		const struct nc_netrx_row *r = &rows[i];
 
-		if (!c->has_counter[i] || !nc_is_attribution(m->counter[i]))
-			continue;
-		snprintf(cname, sizeof(cname), "%s_cycles", m->counter[i]);
-		r = c->counter[i];
-		cy = nc_cpu_counter(m, c, cname);
-		fprintf(b->f, "  %-26s %14llu %5.1f%% %14.0f %5.1f%%", m->counter[i] + 10,
-			(unsigned long long)r, runs ? 100.0 * (double)r / (double)runs : 0,
-			b->o->ns ? nc_cycles_to_ns((double)cy, m->info.tsc_khz) : (double)cy,
-			cycles ? 100.0 * (double)cy / (double)cycles : 0);
-		if (rx) {
-			double per = (double)cy / (double)rx;
-
+		fprintf(b->f, "  %-26s %14llu %5.1f%% %14.0f %5.1f%%", r->where,
+			(unsigned long long)r->runs, r->runs_pct,
+			b->o->ns ? nc_cycles_to_ns((double)r->cycles, m->info.tsc_khz) :
+				   (double)r->cycles, r->cycles_pct);
+		if (r->per_packet >= 0) {
 			nc_report_value(v, sizeof(v), b->o->ns ?
-					nc_cycles_to_ns(per, m->info.tsc_khz) : per);
+					nc_cycles_to_ns(r->per_packet, m->info.tsc_khz) :
+					r->per_packet);
 			fprintf(b->f, " %9s\n", v);
 		} else {
 			fprintf(b->f, " %9s\n", "-");
@@ -461,31 +412,14 @@ static void nc_print_block(struct nc_block *b, const struct nc_cpu *c)
 	uint64_t tx = nc_cpu_counter(b->m, c, "tx_packets");
 
 	fprintf(b->f, "packets: rx %llu", (unsigned long long)rx);
-	if (b->interval_s > 0)
-		fprintf(b->f, " (%.0f/s)", (double)rx / b->interval_s);
+	if (nc_per_s(b->m, rx) >= 0)
+		fprintf(b->f, " (%.0f/s)", nc_per_s(b->m, rx));
 	fprintf(b->f, ", tx %llu", (unsigned long long)tx);
-	if (b->interval_s > 0)
-		fprintf(b->f, " (%.0f/s)", (double)tx / b->interval_s);
+	if (nc_per_s(b->m, tx) >= 0)
+		fprintf(b->f, " (%.0f/s)", nc_per_s(b->m, tx));
 	fprintf(b->f, "\n\n");
 	nc_print_stages(b, c);
 	nc_print_counters(b, c);
-}
-
-/*
- * nc_recorded_cpus - how many of @m's CPUs the module records (its config
- * cpumask): the dump lists every possible CPU, but only these can spend
- * cycles on recorded stages.  All of them when the mask says nothing.
- */
-static unsigned int nc_recorded_cpus(const struct nc_model *m)
-{
-	bool *set = nc_xcalloc(NC_MAX_CPUS, sizeof(*set));
-	unsigned int i, n = 0;
-
-	if (!nc_parse_cpulist(m->info.config.cpus, set, NC_MAX_CPUS))
-		for (i = 0; i < m->nr_cpus; i++)
-			n += set[m->cpus[i].cpu];
-	free(set);
-	return n ? n : m->nr_cpus;
 }
 
 /* nc_print_header - kernel, preemption model, CPUs and interval */
@@ -546,7 +480,8 @@ static void nc_report_stage_json(json_t *o, const struct nc_model *m, const stru
 {
 	static const struct nc_hist empty;
 	const struct nc_hist *h = c->stage[s] ? c->stage[s] : &empty;
-	uint64_t pkts = nc_cpu_packets(m, &m->total, s);	/* see nc_stage_per_packet() */
+	double evpp = nc_stage_events_per_packet(m, c, s);
+	double pp = nc_stage_per_packet(m, c, s);
 	double k = opts->ns && m->stage[s].unit == NETCOST_UNIT_CYCLES ?
 		   nc_cycles_to_ns(1, m->info.tsc_khz) : 1;
 
@@ -555,10 +490,8 @@ static void nc_report_stage_json(json_t *o, const struct nc_model *m, const stru
 	json_object_set_new(o, "p90", nc_jnull(h->count, k * nc_hist_percentile(h, 90)));
 	json_object_set_new(o, "p99", nc_jnull(h->count, k * nc_hist_percentile(h, 99)));
 	json_object_set_new(o, "p999", nc_jnull(h->count, k * nc_hist_percentile(h, 99.9)));
-	json_object_set_new(o, "events_per_packet",
-			    nc_jnull(pkts, pkts ? (double)h->count / (double)pkts : 0));
-	json_object_set_new(o, "per_packet",
-			    nc_jnull(pkts, pkts ? k * (double)h->sum / (double)pkts : 0));
+	json_object_set_new(o, "events_per_packet", nc_jnull(evpp >= 0, evpp));
+	json_object_set_new(o, "per_packet", nc_jnull(evpp >= 0, pp < 0 ? 0 : k * pp));
 }
 
 /* nc_report_cpu_json - the derived figures of every stage of @c in @jc */

@@ -320,3 +320,45 @@ int nc_run_parse(int argc, char **argv, struct nc_run_opts *o)
 		return nc_usage_err("run: --duration %g: at least 0.5 s", o->duration);
 	return NC_EXIT_OK;
 }
+
+/*
+ * nc_run_children_argv - the sink's (@snk) and the sender's (@snd) command
+ * lines from run's options @o: the generator's words in @gen, the sink's
+ * in @sink (read off --gen, then --sink), the sink behind --sink-prefix
+ * with --ready-file @ready, the sender for --duration.  @gen_path is
+ * netcost-gen.  Returns 0, or a usage error (printed).
+ */
+int nc_run_children_argv(const struct nc_run_opts *o, const char *gen_path, const char *ready,
+			 struct nc_argv *gen, struct nc_argv *sink,
+			 struct nc_argv *snk, struct nc_argv *snd)
+{
+	char dur[32];
+
+	if (nc_argv_split(gen, o->gen))
+		return nc_usage_err("run: --gen: unbalanced quote in '%s'", o->gen);
+	if (nc_argv_has(gen, 'l', NULL))
+		return nc_usage_err("run: --gen: no -l, the sender runs for --duration");
+	nc_sink_args_from_gen(gen, sink);
+	if (o->sink && nc_argv_split(sink, o->sink))
+		return nc_usage_err("run: --sink: unbalanced quote in '%s'", o->sink);
+	if (o->sink_prefix && nc_argv_split(snk, o->sink_prefix))
+		return nc_usage_err("run: --sink-prefix: unbalanced quote in '%s'",
+				    o->sink_prefix);
+	nc_argv_push(snk, gen_path);
+	nc_argv_push(snk, "sink");
+	nc_argv_append(snk, sink);
+	nc_argv_push(snk, "-j");
+	nc_argv_push(snk, "-q");
+	nc_argv_push(snk, "--ready-file");
+	nc_argv_push(snk, ready);
+
+	snprintf(dur, sizeof(dur), "%g", o->duration);
+	nc_argv_push(snd, gen_path);
+	nc_argv_push(snd, "send");
+	nc_argv_append(snd, gen);
+	nc_argv_push(snd, "-l");
+	nc_argv_push(snd, dur);
+	nc_argv_push(snd, "-j");
+	nc_argv_push(snd, "-q");
+	return NC_EXIT_OK;
+}

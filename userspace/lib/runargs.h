@@ -44,5 +44,8 @@ struct nc_run_opts {
 
 int nc_run_parse(int argc, char **argv, struct nc_run_opts *o);
 void nc_run_usage(FILE *f);
+int nc_run_children_argv(const struct nc_run_opts *o, const char *gen_path, const char *ready,
+			 struct nc_argv *gen, struct nc_argv *sink,
+			 struct nc_argv *snk, struct nc_argv *snd);
 
 #endif

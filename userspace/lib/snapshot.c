@@ -32,6 +32,16 @@ static const char *const nc_unit_names[] = {
 	[NETCOST_UNIT_PACKETS]	= "packets",
 };
 
+/*
+ * nc_sum_key - the key of a stage's sum: its unit's name ("cycles", or
+ * "packets" for napi_poll_work), so that the key says what it counts.
+ * Files before schema 3 name every sum "cycles".
+ */
+const char *nc_sum_key(uint8_t unit)
+{
+	return unit == NETCOST_UNIT_PACKETS ? "packets" : "cycles";
+}
+
 /* nc_group_name - the name of group bit @bit, or NULL when unknown */
 const char *nc_group_name(unsigned int bit)
 {
@@ -45,28 +55,99 @@ static json_t *nc_jint(uint64_t v)
 }
 
 /*
- * The scalar members of "info" and "meta": one table per object drives
- * both the writer (nc_fields_to_json) and the reader (nc_jfields), so that
- * a key cannot be written one way and read another.
+ * The snapshot's objects as field tables: one table per struct drives both
+ * the writer (nc_fields_to_json) and the reader (nc_jfields), so that a
+ * key cannot be written one way and read another.  Nested objects (info's
+ * config, hooks and stage table, a stage's histogram figures, meta's note,
+ * load and soak) are fields of their own types.  Counters and the stages
+ * of a CPU are objects keyed by name, and buckets are sparse: they stay
+ * code (nc_cpu_to_json, nc_jcpu).
  */
 enum nc_ftype {
 	NC_F_BUF,		/* char[len], NUL-terminated */
 	NC_F_DUP,		/* char *, allocated ("" when NULL on write) */
+	NC_F_STR_NULL,		/* char *, allocated; null when NULL */
+	NC_F_JSON,		/* json_t *, an object; left out when NULL */
 	NC_F_BOOL,
 	NC_F_U32,
 	NC_F_U64,
+	NC_F_SUM,		/* uint64_t: a histogram's sum, keyed by its unit */
+	NC_F_GROUPS,		/* uint32_t group bits as names (unknown bits as numbers) */
+	NC_F_NAMED,		/* uint8_t as one of names[] (unknown values as numbers) */
+	NC_F_ROLE,		/* int: a role's name, null for -1 (not sent) */
+	NC_F_U32_LIST,		/* uint32_t[len]; the count is the unsigned int at aux */
+	NC_F_OBJECT,		/* a struct, by the table sub */
+	NC_F_ARRAY,		/* struct[len] of esize bytes, by sub; count at aux */
 };
+
+#define NC_FF_OPTIONAL	0x1	/* may be absent: files older than the key */
+#define NC_FF_NULLABLE	0x2	/* null when the bool at aux is false; null or absent on read */
 
 struct nc_field {
 	const char *key;
 	enum nc_ftype type;
 	size_t off;
-	size_t len;		/* NC_F_BUF: the buffer's size */
+	size_t len;		/* BUF: the buffer's size; U32_LIST, ARRAY: most entries */
 	const char *key_v1;	/* the key in schema 1 files, when it differs */
+	unsigned int flags;
+	size_t aux;		/* U32_LIST, ARRAY: the count; NULLABLE: the bool */
+	const struct nc_field *sub;	/* OBJECT, ARRAY: the element's table */
+	size_t nsub;
+	size_t esize;		/* ARRAY: the element's size */
+	const char *const *names;	/* NAMED */
+	size_t nnames;
+	const char *what;	/* what a bad value is not, for the loader's message */
 };
 
+#define MEMBER_SIZE(_s, _m) sizeof(((struct _s *)0)->_m)
 #define F(_s, _key, _type, _member, _v1) \
-	{ _key, _type, offsetof(struct _s, _member), sizeof(((struct _s *)0)->_member), _v1 }
+	{ .key = _key, .type = _type, .off = offsetof(struct _s, _member), \
+	  .len = MEMBER_SIZE(_s, _member), .key_v1 = _v1 }
+#define F_OPT(_s, _key, _type, _member) \
+	{ .key = _key, .type = _type, .off = offsetof(struct _s, _member), \
+	  .flags = NC_FF_OPTIONAL }
+#define F_NULLABLE(_s, _key, _type, _member, _has) \
+	{ .key = _key, .type = _type, .off = offsetof(struct _s, _member), \
+	  .flags = NC_FF_NULLABLE, .aux = offsetof(struct _s, _has) }
+#define F_NAMED(_s, _key, _member, _names, _what) \
+	{ .key = _key, .type = NC_F_NAMED, .off = offsetof(struct _s, _member), \
+	  .names = _names, .nnames = ARRAY_SIZE(_names), .what = _what }
+#define F_LIST(_s, _key, _member, _count, _what) \
+	{ .key = _key, .type = NC_F_U32_LIST, .off = offsetof(struct _s, _member), \
+	  .len = ARRAY_SIZE(((struct _s *)0)->_member), .aux = offsetof(struct _s, _count), \
+	  .what = _what }
+#define F_OBJECT(_s, _key, _member, _sub) \
+	{ .key = _key, .type = NC_F_OBJECT, .off = offsetof(struct _s, _member), \
+	  .sub = _sub, .nsub = ARRAY_SIZE(_sub) }
+#define F_ARRAY(_s, _key, _member, _count, _sub, _flags) \
+	{ .key = _key, .type = NC_F_ARRAY, .off = offsetof(struct _s, _member), \
+	  .len = ARRAY_SIZE(((struct _s *)0)->_member), .aux = offsetof(struct _s, _count), \
+	  .sub = _sub, .nsub = ARRAY_SIZE(_sub), \
+	  .esize = sizeof(((struct _s *)0)->_member[0]), .flags = _flags }
+
+static const struct nc_field nc_config_fields[] = {
+	F(nc_config, "nic_irqs_auto", NC_F_BOOL, nic_irqs_auto, NULL),
+	F_LIST(nc_config, "nic_irqs", nic_irq, nr_nic_irqs, "expected IRQ numbers"),
+	F(nc_config, "cpus", NC_F_BUF, cpus, NULL),
+	F(nc_config, "groups", NC_F_GROUPS, groups, NULL),
+	F(nc_config, "recording", NC_F_BOOL, recording, NULL),
+};
+
+static const struct nc_field nc_hook_fields[] = {
+	F(nc_hook, "name", NC_F_BUF, name, NULL),
+	F_NAMED(nc_hook, "kind", kind, nc_hook_kinds, "not a hook kind"),
+	F(nc_hook, "groups", NC_F_GROUPS, group, NULL),
+	F(nc_hook, "attached", NC_F_BOOL, attached, NULL),
+	F(nc_hook, "hits", NC_F_U64, hits, NULL),
+	F_OPT(nc_hook, "missed", NC_F_U64, missed),	/* newer than schema 1's first files */
+};
+
+/* INFO's stage table (modules from 0.2.0): what the module measures, and how */
+static const struct nc_field nc_info_stage_fields[] = {
+	F(nc_info_stage, "name", NC_F_BUF, name, NULL),
+	F_NAMED(nc_info_stage, "unit", unit, nc_unit_names, "not \"cycles\" or \"packets\""),
+	F(nc_info_stage, "role", NC_F_ROLE, role, NULL),
+};
 
 static const struct nc_field nc_info_fields[] = {
 	F(nc_info, "version", NC_F_BUF, version, NULL),
@@ -85,6 +166,12 @@ static const struct nc_field nc_info_fields[] = {
 	F(nc_info, "now_ns", NC_F_U64, now_ns, NULL),
 	F(nc_info, "reset_cycles", NC_F_U64, reset_cycles, NULL),
 	F(nc_info, "now_cycles", NC_F_U64, now_cycles, NULL),
+	/* null from modules before 0.2.0 */
+	F_NULLABLE(nc_info, "task_slots", NC_F_U32, task_slots, has_task_slots),
+	F_NULLABLE(nc_info, "task_slots_used", NC_F_U32, task_slots_used, has_task_slots),
+	F_OBJECT(nc_info, "config", config, nc_config_fields),
+	F_ARRAY(nc_info, "hooks", hook, nr_hooks, nc_hook_fields, 0),
+	F_ARRAY(nc_info, "stages", stage, nr_stages, nc_info_stage_fields, NC_FF_OPTIONAL),
 };
 
 static const struct nc_field nc_meta_fields[] = {
@@ -98,41 +185,26 @@ static const struct nc_field nc_meta_fields[] = {
 	F(nc_meta, "taken_at", NC_F_DUP, taken_at, NULL),
 	F(nc_meta, "interval_ns", NC_F_U64, interval_ns, NULL),
 	F(nc_meta, "probe_cost_cycles", NC_F_U32, probe_cost, "probe_cost"),
+	F_OPT(nc_meta, "note", NC_F_STR_NULL, note),
+	F_OPT(nc_meta, "load", NC_F_JSON, load),
+	F_OPT(nc_meta, "soak", NC_F_JSON, soak),
+};
+
+/* a stage's figures besides its unit, role and buckets */
+static const struct nc_field nc_hist_fields[] = {
+	F(nc_hist, "count", NC_F_U64, count, NULL),
+	F(nc_hist, "cycles", NC_F_SUM, sum, NULL),	/* "packets" for a packet stage */
+	F(nc_hist, "min", NC_F_U64, min, NULL),
+	F(nc_hist, "max", NC_F_U64, max, NULL),
 };
 
 #undef F
-
-/* nc_fields_to_json - the members of @table from the struct at @base into @o */
-static void nc_fields_to_json(json_t *o, const struct nc_field *table, size_t n,
-			      const void *base)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		const struct nc_field *f = &table[i];
-		const char *p = (const char *)base + f->off;
-		json_t *v = NULL;
-
-		switch (f->type) {
-		case NC_F_BUF:
-			v = json_string(p);
-			break;
-		case NC_F_DUP:
-			v = json_string(*(char *const *)p ? *(char *const *)p : "");
-			break;
-		case NC_F_BOOL:
-			v = json_boolean(*(const bool *)p);
-			break;
-		case NC_F_U32:
-			v = json_integer(*(const uint32_t *)p);
-			break;
-		case NC_F_U64:
-			v = nc_jint(*(const uint64_t *)p);
-			break;
-		}
-		json_object_set_new(o, f->key, v);
-	}
-}
+#undef F_OPT
+#undef F_NULLABLE
+#undef F_NAMED
+#undef F_LIST
+#undef F_OBJECT
+#undef F_ARRAY
 
 /* nc_groups_to_json - group bits as names; bits this tool lacks as numbers */
 static json_t *nc_groups_to_json(uint32_t groups)
@@ -151,50 +223,99 @@ static json_t *nc_groups_to_json(uint32_t groups)
 	return a;
 }
 
+/*
+ * nc_fields_to_json - the members of @table from the struct at @base into
+ * @o; @sum_key is the key of an NC_F_SUM member (the stage's unit)
+ */
+static void nc_fields_to_json(json_t *o, const struct nc_field *table, size_t n,
+			      const void *base, const char *sum_key)
+{
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		const struct nc_field *f = &table[i];
+		const char *p = (const char *)base + f->off;
+		const char *key = f->type == NC_F_SUM ? sum_key : f->key;
+		json_t *v = NULL;
+
+		if ((f->flags & NC_FF_NULLABLE) && !*(const bool *)((const char *)base + f->aux)) {
+			json_object_set_new(o, key, json_null());
+			continue;
+		}
+		switch (f->type) {
+		case NC_F_BUF:
+			v = json_string(p);
+			break;
+		case NC_F_DUP:
+			v = json_string(*(char *const *)p ? *(char *const *)p : "");
+			break;
+		case NC_F_STR_NULL:
+			v = *(char *const *)p ? json_string(*(char *const *)p) : json_null();
+			break;
+		case NC_F_JSON:
+			if (!*(json_t *const *)p)
+				continue;
+			v = json_incref(*(json_t *const *)p);
+			break;
+		case NC_F_BOOL:
+			v = json_boolean(*(const bool *)p);
+			break;
+		case NC_F_U32:
+			v = json_integer(*(const uint32_t *)p);
+			break;
+		case NC_F_U64:
+		case NC_F_SUM:
+			v = nc_jint(*(const uint64_t *)p);
+			break;
+		case NC_F_GROUPS:
+			v = nc_groups_to_json(*(const uint32_t *)p);
+			break;
+		case NC_F_NAMED:
+			k = *(const uint8_t *)p;
+			v = k < f->nnames && f->names[k] ? json_string(f->names[k]) : json_integer(k);
+			break;
+		case NC_F_ROLE:
+			v = *(const int *)p < 0 ? json_null() :
+			    json_string(nc_role_name((enum nc_role)*(const int *)p));
+			break;
+		case NC_F_U32_LIST:
+			v = json_array();
+			for (k = 0; k < *(const unsigned int *)((const char *)base + f->aux); k++)
+				json_array_append_new(v, json_integer(((const uint32_t *)p)[k]));
+			break;
+		case NC_F_OBJECT:
+			v = json_object();
+			nc_fields_to_json(v, f->sub, f->nsub, p, NULL);
+			break;
+		case NC_F_ARRAY:
+			v = json_array();
+			for (k = 0; k < *(const unsigned int *)((const char *)base + f->aux); k++) {
+				json_t *e = json_object();
+
+				nc_fields_to_json(e, f->sub, f->nsub, p + k * f->esize, NULL);
+				json_array_append_new(v, e);
+			}
+			break;
+		}
+		json_object_set_new(o, key, v);
+	}
+}
+
 /* nc_config_to_json - the configuration, as "config show -j" prints it */
 json_t *nc_config_to_json(const struct nc_config *cfg)
 {
-	json_t *o = json_object(), *irqs = json_array();
-	unsigned int i;
+	json_t *o = json_object();
 
-	for (i = 0; i < cfg->nr_nic_irqs; i++)
-		json_array_append_new(irqs, json_integer(cfg->nic_irq[i]));
-	json_object_set_new(o, "nic_irqs_auto", json_boolean(cfg->nic_irqs_auto));
-	json_object_set_new(o, "nic_irqs", irqs);
-	json_object_set_new(o, "cpus", json_string(cfg->cpus));
-	json_object_set_new(o, "groups", nc_groups_to_json(cfg->groups));
-	json_object_set_new(o, "recording", json_boolean(cfg->recording));
+	nc_fields_to_json(o, nc_config_fields, ARRAY_SIZE(nc_config_fields), cfg, NULL);
 	return o;
 }
 
 /* nc_info_to_json - every INFO attribute, as "info -j" prints it */
 json_t *nc_info_to_json(const struct nc_info *info)
 {
-	json_t *o = json_object(), *hooks = json_array();
-	unsigned int i;
+	json_t *o = json_object();
 
-	nc_fields_to_json(o, nc_info_fields, ARRAY_SIZE(nc_info_fields), info);
-	json_object_set_new(o, "task_slots", info->has_task_slots ?
-			    json_integer(info->task_slots) : json_null());
-	json_object_set_new(o, "task_slots_used", info->has_task_slots ?
-			    json_integer(info->task_slots_used) : json_null());
-	json_object_set_new(o, "config", nc_config_to_json(&info->config));
-	for (i = 0; i < info->nr_hooks; i++) {
-		const struct nc_hook *h = &info->hook[i];
-		json_t *jh = json_object();
-
-		json_object_set_new(jh, "name", json_string(h->name));
-		if (h->kind < ARRAY_SIZE(nc_hook_kinds))
-			json_object_set_new(jh, "kind", json_string(nc_hook_kinds[h->kind]));
-		else
-			json_object_set_new(jh, "kind", json_integer(h->kind));
-		json_object_set_new(jh, "groups", nc_groups_to_json(h->group));
-		json_object_set_new(jh, "attached", json_boolean(h->attached));
-		json_object_set_new(jh, "hits", nc_jint(h->hits));
-		json_object_set_new(jh, "missed", nc_jint(h->missed));
-		json_array_append_new(hooks, jh);
-	}
-	json_object_set_new(o, "hooks", hooks);
+	nc_fields_to_json(o, nc_info_fields, ARRAY_SIZE(nc_info_fields), info, NULL);
 	return o;
 }
 
@@ -211,10 +332,8 @@ static json_t *nc_stage_to_json(const struct nc_model *m, const struct nc_cpu *c
 	json_t *o = json_object(), *b = json_array();
 	unsigned int i;
 
-	json_object_set_new(o, "count", nc_jint(h->count));
-	json_object_set_new(o, "cycles", nc_jint(h->sum));
-	json_object_set_new(o, "min", nc_jint(h->min));
-	json_object_set_new(o, "max", nc_jint(h->max));
+	nc_fields_to_json(o, nc_hist_fields, ARRAY_SIZE(nc_hist_fields), h,
+			  nc_sum_key(m->stage[s].unit));
 	json_object_set_new(o, "unit", json_string(m->stage[s].unit < ARRAY_SIZE(nc_unit_names) ?
 						   nc_unit_names[m->stage[s].unit] : "cycles"));
 	json_object_set_new(o, "role", json_string(nc_role_name(m->stage[s].role)));
@@ -279,12 +398,7 @@ static json_t *nc_meta_to_json(const struct nc_meta *meta)
 {
 	json_t *o = json_object();
 
-	nc_fields_to_json(o, nc_meta_fields, ARRAY_SIZE(nc_meta_fields), meta);
-	json_object_set_new(o, "note", meta->note ? json_string(meta->note) : json_null());
-	if (meta->load)
-		json_object_set(o, "load", meta->load);
-	if (meta->soak)
-		json_object_set(o, "soak", meta->soak);
+	nc_fields_to_json(o, nc_meta_fields, ARRAY_SIZE(nc_meta_fields), meta, NULL);
 	return o;
 }
 
@@ -490,51 +604,13 @@ static int nc_jget_strdup(struct nc_jctx *j, json_t *obj, const char *key, char 
 	return 0;
 }
 
-/*
- * nc_jfields - the members of @table from @obj into the struct at @base:
- * every one must be there, of its type (schema 1 files by key_v1)
- */
-static int nc_jfields(struct nc_jctx *j, json_t *obj, const struct nc_field *table, size_t n,
-		      void *base)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		const struct nc_field *f = &table[i];
-		const char *key = j->schema < 2 && f->key_v1 ? f->key_v1 : f->key;
-		char *p = (char *)base + f->off;
-		int ret = 0;
-
-		switch (f->type) {
-		case NC_F_BUF:
-			ret = nc_jget_str(j, obj, key, p, f->len);
-			break;
-		case NC_F_DUP:
-			ret = nc_jget_strdup(j, obj, key, (char **)p);
-			break;
-		case NC_F_BOOL:
-			ret = nc_jget_bool(j, obj, key, (bool *)p);
-			break;
-		case NC_F_U32:
-			ret = nc_jget_u32(j, obj, key, (uint32_t *)p);
-			break;
-		case NC_F_U64:
-			ret = nc_jget_u64(j, obj, key, (uint64_t *)p);
-			break;
-		}
-		if (ret)
-			return NC_EXIT_SNAPSHOT;
-	}
-	return 0;
-}
-
-/* nc_jgroups - a "groups" array of names (or bit values) into bits */
-static int nc_jgroups(struct nc_jctx *j, json_t *obj, uint32_t *groups)
+/* nc_jgroups - a "groups" array of names (or bit values) at @key into bits */
+static int nc_jgroups(struct nc_jctx *j, json_t *obj, const char *key, uint32_t *groups)
 {
 	json_t *arr, *v;
 	size_t i;
 
-	if (nc_jget(j, obj, "groups", JSON_ARRAY, &arr))
+	if (nc_jget(j, obj, key, JSON_ARRAY, &arr))
 		return NC_EXIT_SNAPSHOT;
 	*groups = 0;
 	json_array_foreach(arr, i, v) {
@@ -550,110 +626,168 @@ static int nc_jgroups(struct nc_jctx *j, json_t *obj, uint32_t *groups)
 			if (!strcmp(json_string_value(v), nc_group_name(bit)))
 				break;
 		if (!json_is_string(v) || !nc_group_name(bit))
-			return nc_jfail(j, "groups", "not a list of group names");
+			return nc_jfail(j, key, "not a list of group names");
 		*groups |= 1u << bit;
 	}
 	return 0;
 }
 
-/* nc_jconfig - "config" into @cfg */
-static int nc_jconfig(struct nc_jctx *j, json_t *obj, struct nc_config *cfg)
+/* nc_jnamed - one of @f->names (or a number 0..255) at @key into a uint8_t */
+static int nc_jnamed(struct nc_jctx *j, json_t *obj, const struct nc_field *f,
+		     const char *key, uint8_t *val)
 {
-	json_t *irqs, *v;
-	size_t i, len;
-	int ret;
+	json_t *v = json_object_get(obj, key);
+	size_t k;
 
-	len = nc_jpush(j, "config");
-	ret = nc_jget_bool(j, obj, "nic_irqs_auto", &cfg->nic_irqs_auto) ||
-	      nc_jget(j, obj, "nic_irqs", JSON_ARRAY, &irqs) ||
-	      nc_jget_str(j, obj, "cpus", cfg->cpus, sizeof(cfg->cpus)) ||
-	      nc_jgroups(j, obj, &cfg->groups) ||
-	      nc_jget_bool(j, obj, "recording", &cfg->recording);
-	if (!ret && json_array_size(irqs) > NC_MAX_NIC_IRQS)
-		ret = nc_jfail(j, "nic_irqs", "too many");
-	json_array_foreach(ret ? NULL : irqs, i, v) {
-		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-		    json_integer_value(v) > UINT32_MAX) {
-			ret = nc_jfail(j, "nic_irqs", "expected IRQ numbers");
-			break;
-		}
-		cfg->nic_irq[cfg->nr_nic_irqs++] = (uint32_t)json_integer_value(v);
+	if (!v)
+		return nc_jfail(j, key, "missing");
+	if (json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) <= 255) {
+		*val = (uint8_t)json_integer_value(v);
+		return 0;
 	}
-	nc_jpop(j, len);
-	return ret ? NC_EXIT_SNAPSHOT : 0;
+	for (k = 0; json_is_string(v) && k < f->nnames; k++)
+		if (f->names[k] && !strcmp(json_string_value(v), f->names[k])) {
+			*val = (uint8_t)k;
+			return 0;
+		}
+	return nc_jfail(j, key, f->what);
 }
 
-/* nc_jhook - one element of "hooks" */
-static int nc_jhook(struct nc_jctx *j, json_t *obj, struct nc_hook *h)
-{
-	json_t *kind;
-	unsigned int k;
+static int nc_jfields(struct nc_jctx *j, json_t *obj, const struct nc_field *table, size_t n,
+		      void *base, const char *sum_key);
 
-	if (!json_is_object(obj))
-		return nc_jfail(j, NULL, "expected an object");
-	if (nc_jget_str(j, obj, "name", h->name, sizeof(h->name)) ||
-	    nc_jgroups(j, obj, &h->group) ||
-	    nc_jget_bool(j, obj, "attached", &h->attached) ||
-	    nc_jget_u64(j, obj, "hits", &h->hits))
+/*
+ * nc_jlist - the array @key of a list field @f: at most f->len entries,
+ * into @arr, and its count (the unsigned int at f->aux of @base) into @count
+ */
+static int nc_jlist(struct nc_jctx *j, json_t *obj, const struct nc_field *f, const char *key,
+		    void *base, json_t **arr, unsigned int **count)
+{
+	*count = (unsigned int *)((char *)base + f->aux);
+	if (nc_jget(j, obj, key, JSON_ARRAY, arr))
 		return NC_EXIT_SNAPSHOT;
-	if (json_object_get(obj, "missed") &&	/* newer than schema 1's first files */
-	    nc_jget_u64(j, obj, "missed", &h->missed))
-		return NC_EXIT_SNAPSHOT;
-	kind = json_object_get(obj, "kind");
-	for (k = 0; json_is_string(kind) && k < ARRAY_SIZE(nc_hook_kinds); k++)
-		if (!strcmp(json_string_value(kind), nc_hook_kinds[k]))
-			break;
-	if (json_is_integer(kind) && json_integer_value(kind) >= 0 &&
-	    json_integer_value(kind) <= 255)
-		k = (unsigned int)json_integer_value(kind);
-	else if (!json_is_string(kind) || k == ARRAY_SIZE(nc_hook_kinds))
-		return nc_jfail(j, "kind", kind ? "not a hook kind" : "missing");
-	h->kind = (uint8_t)k;
+	if (json_array_size(*arr) > f->len)
+		return nc_jfail(j, key, "too many");
 	return 0;
 }
 
-/* nc_jtask_slots - "task_slots" and "task_slots_used": numbers, or null/absent */
-static int nc_jtask_slots(struct nc_jctx *j, json_t *obj, struct nc_info *info)
+/* nc_jfield - one member @f of @obj into the struct at @base */
+static int nc_jfield(struct nc_jctx *j, json_t *obj, const struct nc_field *f, void *base,
+		     const char *sum_key)
 {
-	json_t *a = json_object_get(obj, "task_slots");
-	json_t *b = json_object_get(obj, "task_slots_used");
+	const char *key = f->type == NC_F_SUM ? sum_key :
+			  j->schema < 2 && f->key_v1 ? f->key_v1 : f->key;
+	char *p = (char *)base + f->off;
+	unsigned int *count;
+	json_t *v = json_object_get(obj, key), *e;
+	size_t i, len;
+	int r, ret = 0;
 
-	if ((!a || json_is_null(a)) && (!b || json_is_null(b)))
+	if ((f->flags & NC_FF_OPTIONAL) && (!v || (json_is_null(v) && f->type != NC_F_STR_NULL)))
 		return 0;
-	if (nc_jget_u32(j, obj, "task_slots", &info->task_slots) ||
-	    nc_jget_u32(j, obj, "task_slots_used", &info->task_slots_used))
-		return NC_EXIT_SNAPSHOT;
-	info->has_task_slots = true;
+	if ((f->flags & NC_FF_NULLABLE) && (!v || json_is_null(v)))
+		return 0;
+	switch (f->type) {
+	case NC_F_BUF:
+		return nc_jget_str(j, obj, key, p, f->len);
+	case NC_F_DUP:
+		return nc_jget_strdup(j, obj, key, (char **)p);
+	case NC_F_STR_NULL:
+		if (json_is_null(v))
+			return 0;
+		if (!json_is_string(v))
+			return nc_jfail(j, key, "expected a string or null");
+		*(char **)p = nc_xstrdup(json_string_value(v));
+		return 0;
+	case NC_F_JSON:
+		if (!json_is_object(v))
+			return nc_jfail(j, key, "expected an object");
+		*(json_t **)p = json_incref(v);
+		return 0;
+	case NC_F_BOOL:
+		return nc_jget_bool(j, obj, key, (bool *)p);
+	case NC_F_U32:
+		ret = nc_jget_u32(j, obj, key, (uint32_t *)p);
+		break;
+	case NC_F_U64:
+	case NC_F_SUM:
+		return nc_jget_u64(j, obj, key, (uint64_t *)p);
+	case NC_F_GROUPS:
+		return nc_jgroups(j, obj, key, (uint32_t *)p);
+	case NC_F_NAMED:
+		return nc_jnamed(j, obj, f, key, (uint8_t *)p);
+	case NC_F_ROLE:
+		if (!v)
+			return nc_jfail(j, key, "missing");
+		r = json_is_string(v) ? nc_role_parse(json_string_value(v)) : -1;
+		if (!json_is_null(v) && r < 0)
+			return nc_jfail(j, key, "not top, nested, other, waiting or count");
+		*(int *)p = r;
+		return 0;
+	case NC_F_U32_LIST:
+		if (nc_jlist(j, obj, f, key, base, &v, &count))
+			return NC_EXIT_SNAPSHOT;
+		json_array_foreach(v, i, e) {
+			if (!json_is_integer(e) || json_integer_value(e) < 0 ||
+			    json_integer_value(e) > UINT32_MAX)
+				return nc_jfail(j, key, f->what);
+			((uint32_t *)p)[(*count)++] = (uint32_t)json_integer_value(e);
+		}
+		return 0;
+	case NC_F_OBJECT:
+		if (nc_jget(j, obj, key, JSON_OBJECT, &v))
+			return NC_EXIT_SNAPSHOT;
+		len = nc_jpush(j, "%s", key);
+		ret = nc_jfields(j, v, f->sub, f->nsub, p, NULL);
+		nc_jpop(j, len);
+		return ret;
+	case NC_F_ARRAY:
+		if (nc_jlist(j, obj, f, key, base, &v, &count))
+			return NC_EXIT_SNAPSHOT;
+		json_array_foreach(v, i, e) {
+			len = nc_jpush(j, "%s[%zu]", key, i);
+			ret = json_is_object(e) ?
+			      nc_jfields(j, e, f->sub, f->nsub, p + *count * f->esize, NULL) :
+			      nc_jfail(j, NULL, "expected an object");
+			nc_jpop(j, len);
+			if (ret)
+				return ret;
+			(*count)++;
+		}
+		return 0;
+	}
+	if (!ret && (f->flags & NC_FF_NULLABLE))
+		*(bool *)((char *)base + f->aux) = true;
+	return ret;
+}
+
+/*
+ * nc_jfields - the members of @table from @obj into the struct at @base:
+ * every one must be there, of its type (schema 1 files by key_v1), unless
+ * optional or nullable
+ */
+static int nc_jfields(struct nc_jctx *j, json_t *obj, const struct nc_field *table, size_t n,
+		      void *base, const char *sum_key)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (nc_jfield(j, obj, &table[i], base, sum_key))
+			return NC_EXIT_SNAPSHOT;
 	return 0;
 }
 
 /* nc_jinfo - "info" into @info: every key "info -j" prints */
 static int nc_jinfo(struct nc_jctx *j, json_t *obj, struct nc_info *info)
 {
-	json_t *cfg, *hooks, *v;
-	size_t i, len;
+	size_t len;
 	int ret;
 
 	len = nc_jpush(j, "info");
-	ret = nc_jfields(j, obj, nc_info_fields, ARRAY_SIZE(nc_info_fields), info) ||
-	      nc_jget(j, obj, "config", JSON_OBJECT, &cfg) ||
-	      nc_jconfig(j, cfg, &info->config) ||
-	      nc_jget(j, obj, "hooks", JSON_ARRAY, &hooks);
-	if (!ret)
-		ret = nc_jtask_slots(j, obj, info);
+	ret = nc_jfields(j, obj, nc_info_fields, ARRAY_SIZE(nc_info_fields), info, NULL);
 	if (!ret && (info->hist_buckets != NETCOST_HIST_BUCKETS ||
 		     info->hist_sub_bits != NETCOST_HIST_SUB_BITS))
 		ret = nc_jfail(j, "hist_sub_bits", "a bucket layout this netcost does not know");
-	if (!ret && json_array_size(hooks) > NC_MAX_HOOKS)
-		ret = nc_jfail(j, "hooks", "too many");
-	json_array_foreach(ret ? NULL : hooks, i, v) {
-		size_t l2 = nc_jpush(j, "hooks[%zu]", i);
-
-		ret = nc_jhook(j, v, &info->hook[info->nr_hooks++]);
-		nc_jpop(j, l2);
-		if (ret)
-			break;
-	}
 	nc_jpop(j, len);
 	return ret ? NC_EXIT_SNAPSHOT : 0;
 }
@@ -693,7 +827,7 @@ static int nc_jbucket(struct nc_jctx *j, json_t *obj, struct nc_hist *h)
  * the buckets sum to the count, the mean lies in [min, max], and an empty
  * histogram has no cycles.  What a probe records always does.
  */
-static int nc_jhist_check(struct nc_jctx *j, const struct nc_hist *h)
+static int nc_jhist_check(struct nc_jctx *j, const struct nc_hist *h, const char *sum_key)
 {
 	uint64_t total = 0;
 	char what[160];
@@ -709,7 +843,7 @@ static int nc_jhist_check(struct nc_jctx *j, const struct nc_hist *h)
 	}
 	if (!h->count) {
 		if (h->sum || h->min || h->max)
-			return nc_jfail(j, "count", "0, but cycles, min or max are not");
+			return nc_jfail(j, "count", "0, but the sum, min or max are not");
 		return 0;
 	}
 	if ((unsigned __int128)h->min * h->count > h->sum ||
@@ -717,7 +851,7 @@ static int nc_jhist_check(struct nc_jctx *j, const struct nc_hist *h)
 		snprintf(what, sizeof(what), "mean %.3g outside [min %llu, max %llu]",
 			 (double)h->sum / (double)h->count, (unsigned long long)h->min,
 			 (unsigned long long)h->max);
-		return nc_jfail(j, "cycles", what);
+		return nc_jfail(j, sum_key, what);
 	}
 	return 0;
 }
@@ -728,6 +862,7 @@ static int nc_jstage(struct nc_jctx *j, struct nc_model *m, struct nc_cpu *c,
 {
 	json_t *buckets, *unit, *role, *v;
 	uint8_t u = NETCOST_UNIT_CYCLES;
+	const char *sum_key;
 	struct nc_hist *h;
 	size_t i, len;
 	int s, ret;
@@ -763,10 +898,8 @@ static int nc_jstage(struct nc_jctx *j, struct nc_model *m, struct nc_cpu *c,
 			return nc_jfail(j, "role", "not the role this stage has on another CPU");
 	}
 	h = nc_cpu_hist(c, s);
-	if (nc_jget_u64(j, obj, "count", &h->count) ||
-	    nc_jget_u64(j, obj, "cycles", &h->sum) ||
-	    nc_jget_u64(j, obj, "min", &h->min) ||
-	    nc_jget_u64(j, obj, "max", &h->max) ||
+	sum_key = j->schema < 3 ? "cycles" : nc_sum_key(m->stage[s].unit);
+	if (nc_jfields(j, obj, nc_hist_fields, ARRAY_SIZE(nc_hist_fields), h, sum_key) ||
 	    nc_jget(j, obj, "buckets", JSON_ARRAY, &buckets))
 		return NC_EXIT_SNAPSHOT;
 	if (h->count && h->min > h->max)
@@ -779,7 +912,7 @@ static int nc_jstage(struct nc_jctx *j, struct nc_model *m, struct nc_cpu *c,
 		if (ret)
 			return ret;
 	}
-	return nc_jhist_check(j, h);
+	return nc_jhist_check(j, h, sum_key);
 }
 
 /* nc_jcpu - "stages" and "counters" of one CPU object into @c */
@@ -832,32 +965,10 @@ static int nc_jcpu(struct nc_jctx *j, struct nc_model *m, struct nc_cpu *c, json
 /* nc_jmeta - "meta" into m->meta */
 static int nc_jmeta(struct nc_jctx *j, json_t *obj, struct nc_meta *meta)
 {
-	json_t *note, *load, *soak;
 	size_t len = nc_jpush(j, "meta");
 	int ret;
 
-	ret = nc_jfields(j, obj, nc_meta_fields, ARRAY_SIZE(nc_meta_fields), meta);
-	note = json_object_get(obj, "note");
-	load = json_object_get(obj, "load");
-	soak = json_object_get(obj, "soak");
-	if (!ret && note && !json_is_null(note)) {
-		if (json_is_string(note))
-			meta->note = nc_xstrdup(json_string_value(note));
-		else
-			ret = nc_jfail(j, "note", "expected a string or null");
-	}
-	if (!ret && load && !json_is_null(load)) {
-		if (json_is_object(load))
-			meta->load = json_incref(load);
-		else
-			ret = nc_jfail(j, "load", "expected an object");
-	}
-	if (!ret && soak && !json_is_null(soak)) {
-		if (json_is_object(soak))
-			meta->soak = json_incref(soak);
-		else
-			ret = nc_jfail(j, "soak", "expected an object");
-	}
+	ret = nc_jfields(j, obj, nc_meta_fields, ARRAY_SIZE(nc_meta_fields), meta, NULL);
 	nc_jpop(j, len);
 	return ret ? NC_EXIT_SNAPSHOT : 0;
 }
@@ -883,7 +994,8 @@ static int nc_jsums_check(struct nc_jctx *j, const struct nc_model *m)
 			    count > INT64_MAX || sum > INT64_MAX) {
 				snprintf(j->path, sizeof(j->path), "cpus[%u].stages.%s", i,
 					 m->stage[s].name);
-				return nc_jfail(j, count > INT64_MAX ? "count" : "cycles",
+				return nc_jfail(j, count > INT64_MAX ? "count" :
+						nc_sum_key(m->stage[s].unit),
 						"the sum over CPUs overflows");
 			}
 		}

@@ -18,9 +18,10 @@
 /*
  * The version of the JSON documents (Documentation/netcost-json.md); the
  * loader reads every version up to it.  2: meta.probe_cost_cycles (was
- * probe_cost), stage "role", info task_slots/task_slots_used.
+ * probe_cost), stage "role", info task_slots/task_slots_used.  3: a
+ * stage's sum is keyed by its unit ("packets" for napi_poll_work).
  */
-#define NC_SNAPSHOT_SCHEMA	2
+#define NC_SNAPSHOT_SCHEMA	3
 #define NC_SNAPSHOT_MAX_BYTES	(64 << 20)	/* ~40 kB a busy CPU: ~1600 CPUs */
 
 
@@ -38,5 +39,6 @@ void nc_meta_collect(struct nc_meta *meta, const struct nc_info *info,
 		     const char *note);
 int nc_json_print(FILE *f, json_t *root, unsigned int indent);
 const char *nc_group_name(unsigned int bit);
+const char *nc_sum_key(uint8_t unit);
 
 #endif

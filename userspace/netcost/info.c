@@ -1,26 +1,106 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * info.c - "netcost info [-j]": what the module is and does: its version,
- * the kernel and its preemption model, the TSC rate, CPUs, the cost of a
- * probe hit, the histogram layout, memory, configuration and hooks.
- * The text and the JSON are printed from the same JSON object.
+ * info.c - "netcost info [-j] [-i S]": what the module is and does: its
+ * version, the kernel and its preemption model, the TSC rate, CPUs, the
+ * cost of a probe hit, the histogram layout, memory, configuration and
+ * hooks; and what the probes cost: INFO is read twice, S seconds apart
+ * (default 1; 0: once), for the hooks' hits per second, times the sampled
+ * self-cost per hit (lib/metrics.c, nc_overhead()).  The text and the JSON
+ * are printed from the same JSON object.
  */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "hist.h"
+#include "metrics.h"
 #include "report.h"
 #include "snapshot.h"
 #include "stats.h"
 #include "cmds.h"
 
+/* nc_jfig - a derived figure, or null when it does not exist (< 0) */
+static json_t *nc_jfig(double v)
+{
+	return v < 0 ? json_null() : json_real(v);
+}
+
+/*
+ * nc_overhead_to_json - "overhead" of info -j: the interval, hits per
+ * second, self-cost per hit, cycles per second and % of one CPU, in total
+ * and per hook (keyed by name); null figures when there is no second read
+ * (-i 0) or no self-cost sampled yet
+ */
+static json_t *nc_overhead_to_json(const struct nc_overhead *ov, bool have)
+{
+	json_t *o = json_object(), *hooks = json_object();
+	unsigned int i;
+
+	json_object_set_new(o, "interval_s", have ? json_real(ov->interval_s) : json_null());
+	json_object_set_new(o, "probe_hits_per_s", have ? json_real(ov->hits_per_s) : json_null());
+	json_object_set_new(o, "probe_cost_cycles", nc_jfig(ov->cost_per_hit));
+	json_object_set_new(o, "cycles_per_s", have ? nc_jfig(ov->cycles_per_s) : json_null());
+	json_object_set_new(o, "cpu_pct", have ? nc_jfig(ov->cpu_pct) : json_null());
+	for (i = 0; have && i < ov->nr_hooks; i++) {
+		const struct nc_hook_rate *r = &ov->hook[i];
+
+		json_object_set_new(hooks, r->name, json_pack("{s:o, s:o, s:o}",
+			"probe_hits_per_s", json_real(r->hits_per_s),
+			"cycles_per_s", nc_jfig(r->cycles_per_s),
+			"cpu_pct", nc_jfig(r->cpu_pct)));
+	}
+	json_object_set_new(o, "hooks", hooks);
+	return o;
+}
+
+/* nc_fmt_rate - @v with k/M/G, or "-" when it does not exist */
+static const char *nc_fmt_rate(char *buf, size_t len, double v)
+{
+	if (v < 0)
+		snprintf(buf, len, "-");
+	else if (v >= 1e9)
+		snprintf(buf, len, "%.2fG", v / 1e9);
+	else if (v >= 1e6)
+		snprintf(buf, len, "%.2fM", v / 1e6);
+	else if (v >= 1e4)
+		snprintf(buf, len, "%.1fk", v / 1e3);
+	else
+		snprintf(buf, len, "%.0f", v);
+	return buf;
+}
+
+/* nc_print_overhead - the overhead lines of "info" */
+static void nc_print_overhead(const struct nc_overhead *ov, bool have)
+{
+	char a[32], b[32];
+
+	if (!have) {
+		printf("overhead:     (not measured: -i 0)\n");
+		return;
+	}
+	printf("overhead:     %s probe hits/s over %.2f s", nc_fmt_rate(a, sizeof(a), ov->hits_per_s),
+	       ov->interval_s);
+	if (ov->cost_per_hit < 0) {
+		printf("; no self-cost sampled yet\n");
+		return;
+	}
+	printf(" x %.0f cycles per hit (sampled) = %s cycles/s", ov->cost_per_hit,
+	       nc_fmt_rate(b, sizeof(b), ov->cycles_per_s));
+	if (ov->cpu_pct >= 0)
+		printf(", %.3f%% of one CPU", ov->cpu_pct);
+	printf("\n              (the self-cost misses the tracepoint dispatch and cache effects: bench/README.md)\n");
+}
+
 /* nc_print_info - the text form of "info", read off the JSON object */
-static void nc_print_info(const struct nc_info *info, json_t *o)
+static void nc_print_info(const struct nc_info *info, json_t *o, const struct nc_overhead *ov,
+			  bool have)
 {
 	json_t *hooks = json_object_get(o, "hooks"), *h;
-	double since = info->now_ns > info->reset_ns ?
-		       (double)(info->now_ns - info->reset_ns) / 1e9 : 0;
+	double since = nc_info_since_reset_s(info);
 	size_t i;
 
 	printf("netcost module %s (tool %s)\n", info->version, NETCOST_VERSION);
@@ -39,51 +119,119 @@ static void nc_print_info(const struct nc_info *info, json_t *o)
 	printf("generation:   %u, last reset %.3f s ago\n", info->generation, since);
 	printf("config:\n");
 	nc_print_config(json_object_get(o, "config"), "  ");
-	printf("hooks:\n  %-28s %-10s %-24s %-8s %12s %8s\n", "name", "kind", "groups",
-	       "attached", "hits", "missed");
+	nc_print_overhead(ov, have);
+	printf("hooks:\n  %-28s %-10s %-15s %-3s %12s %6s %8s %6s\n", "name", "kind", "groups",
+	       "on", "hits", "missed", "hits/s", "cpu%");
 	json_array_foreach(hooks, i, h) {
 		json_t *kind = json_object_get(h, "kind");
-		char groups[128];
+		const struct nc_hook_rate *r = have && i < ov->nr_hooks ? &ov->hook[i] : NULL;
+		char groups[128], rate[32];
 
 		nc_groups_str(json_object_get(h, "groups"), groups, sizeof(groups));
-		printf("  %-28s %-10s %-24s %-8s %12lld %8lld\n",
+		printf("  %-28s %-10s %-15s %-3s %12lld %6lld %8s",
 		       json_string_value(json_object_get(h, "name")),
 		       json_is_string(kind) ? json_string_value(kind) : "?", groups,
 		       json_is_true(json_object_get(h, "attached")) ? "yes" : "NO",
 		       (long long)json_integer_value(json_object_get(h, "hits")),
-		       (long long)json_integer_value(json_object_get(h, "missed")));
+		       (long long)json_integer_value(json_object_get(h, "missed")),
+		       nc_fmt_rate(rate, sizeof(rate), r ? r->hits_per_s : -1));
+		if (r && r->cpu_pct >= 0)
+			printf(" %6.3f\n", r->cpu_pct);
+		else
+			printf(" %6s\n", "-");
 	}
 	if (!json_array_size(hooks))
 		printf("  (none)\n");
 }
 
-/* cmd_info - "netcost info [-j]" */
+/* nc_info_args - [-j] [-i|--interval S]; S in [0, 3600] */
+static int nc_info_args(int argc, char **argv, bool *json, double *interval)
+{
+	static const struct option opts[] = {
+		{ "json",	no_argument,		NULL, 'j' },
+		{ "interval",	required_argument,	NULL, 'i' },
+		{ NULL, 0, NULL, 0 }
+	};
+	char *end;
+	int c;
+
+	*json = false;
+	*interval = 1;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "ji:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			*json = true;
+			break;
+		case 'i':
+			errno = 0;
+			*interval = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !isfinite(*interval) ||
+			    *interval < 0 || *interval > 3600)
+				return nc_usage_err("info: -i wants seconds from 0 to 3600, not '%s'",
+						    optarg);
+			break;
+		default:
+			return nc_usage_err("info: unknown option or missing argument '%s'",
+					    argv[optind - 1]);
+		}
+	}
+	if (argc > optind)
+		return nc_usage_err("info: unexpected argument '%s'", argv[optind]);
+	return NC_EXIT_OK;
+}
+
+/* cmd_info - "netcost info [-j] [-i S]" */
 int cmd_info(int argc, char **argv)
 {
-	struct nc_info *info;
+	struct nc_info *first, *info;
+	struct nc_overhead *ov;
+	bool json, have = false;
+	double interval;
 	struct nc_nl nl;
-	bool json;
 	json_t *o;
 	int ret;
 
-	ret = nc_opt_json(argc, argv, &json, 0, 0);
+	ret = nc_info_args(argc, argv, &json, &interval);
 	if (ret)
 		return ret;
 	ret = nc_nl_open(&nl);
 	if (ret)
 		return ret;
+	first = nc_xcalloc(1, sizeof(*first));
 	info = nc_xcalloc(1, sizeof(*info));
-	ret = nc_fetch_info(&nl, info);
+	ov = nc_xcalloc(1, sizeof(*ov));
+	ret = nc_fetch_info(&nl, first);
+	if (!ret && interval > 0) {
+		struct timespec ts = { (time_t)interval,
+				       (long)((interval - floor(interval)) * 1e9) };
+
+		while (nanosleep(&ts, &ts) && errno == EINTR)
+			;
+		ret = nc_fetch_info(&nl, info);
+		if (!ret) {
+			have = !nc_overhead(first, info, ov);
+			if (!have)
+				nc_warn("info: the hooks' hit counts went back (the module was loaded again): no overhead figures");
+		}
+	} else if (!ret) {
+		memcpy(info, first, sizeof(*info));
+		ov->cost_per_hit = info->probe_cost ? (double)info->probe_cost : -1;
+	}
 	nc_nl_close(&nl);
 	if (ret)
-		goto out_free_info;
+		goto out_free;
 	o = nc_info_to_json(info);
+	json_object_set_new(o, "overhead", nc_overhead_to_json(ov, have));
 	if (json)
 		ret = nc_json_print(stdout, o, 2);
 	else
-		nc_print_info(info, o);
+		nc_print_info(info, o, ov, have);
 	json_decref(o);
-out_free_info:
+out_free:
+	free(ov);
+	free(first);
 	free(info);
 	return ret;
 }

@@ -24,8 +24,8 @@ struct nc_cmd {
 };
 
 static const struct nc_cmd nc_cmds[] = {
-	{ "info", cmd_info, "info [-j]",
-	  "the module and kernel, the preemption model, what is recorded and the probes", false },
+	{ "info", cmd_info, "info [-j] [-i SECONDS]",
+	  "the module and kernel, the preemption model, what is recorded, the probes and their cost", false },
 	{ "dump", cmd_dump, "dump [-j] [--per-cpu] [--cpu LIST] [--stage LIST] [--ns] [--all] [--wide]",
 	  "cost of each stage per packet since the last reset", false },
 	{ "reset", cmd_reset, "reset",

@@ -298,7 +298,7 @@ static void nc_plot_panel(FILE *f, struct nc_model **m, int n, const char *stage
 					   netcost_hist_hi(b) + 1));
 			lmin = fmin(lmin, lo);
 			lmax = fmax(lmax, hi);
-			v = 100.0 * (double)h[i]->buckets[b] / (double)nc_hist_bucket_total(h[i]);
+			v = nc_hist_bucket_pct(h[i], b);
 			ymax = fmax(ymax, v);
 		}
 	}
@@ -352,7 +352,7 @@ static void nc_plot_panel(FILE *f, struct nc_model **m, int n, const char *stage
 			hi = b == NETCOST_HIST_OVERFLOW ? lo * 2 : (double)netcost_hist_hi(b) + 1;
 			xa = x0 + nc_bucket_x(lo, lmin, lmax) * pw;
 			xb = x0 + nc_bucket_x(hi, lmin, lmax) * pw;
-			v = 100.0 * (double)h[i]->buckets[b] / (double)nc_hist_bucket_total(h[i]);
+			v = nc_hist_bucket_pct(h[i], b);
 			yy = y0 + ph - v / ymax * (ph - 4);
 			fprintf(f, "M%.1f %d V%.1f H%.1f V%d Z ", xa, y0 + ph, yy, xb, y0 + ph);
 		}

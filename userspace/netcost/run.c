@@ -21,81 +21,27 @@
  *     its calibration and the closure);
  *  6. print the dump report (report.c, as "dump") and the closure.
  *
- * The accounting closure (lib/closure.c does the arithmetic).  The soak's
- * spinner runs whenever nothing else wants a CPU, so what it lost is the
- * CPU time everything else consumed -- interrupts, softirqs, IRQ threads,
- * the scheduler, processes, kernel threads, netcost's own probes:
- *
- *   consumed(cpu)  = sum over samples of load % / 100 x sample length
- *                    x tsc_khz x 1000                     (cycles)
- *
- * What netcost accounts for, CPU by CPU:
- *
- *   kernel    hardirq + hardirq_other + softirq_net_rx + softirq_net_tx
- *             + softirq_other + (irq_thread - net_rx_in_irq_thread_cycles)
- *             + ctx_switch: the stages that are CPU work of their own.
- *             irq_thread includes the NET_RX it runs at local_bh_enable(),
- *             which softirq_net_rx counts too, so that part is taken off.
- *             napi_poll, rx_skb and tx_xmit are nested in these and
- *             wakeup_latency is waiting, so none of them is added.
- *   probes    probe_hits x the probe cost INFO reports: the module's own
- *             consumption, partly outside every stage's clock.
- *   processes the sink's and the sender's utime + stime (wait4() rusage:
- *             the whole process, exec to exit, wrappers such as in-ns
- *             included) and the main thread of netcost run itself
- *             (RUSAGE_THREAD; the spinners are not counted, they are the
- *             measure).  syscall_rx and syscall_tx are inside stime and
- *             are not added.  Per CPU, a process's time is split by its
- *             task-clock on each CPU (perf_event_open(), inherited by its
- *             threads); without perf the per-CPU view is incomplete.
- *
- *   counted twice (negative) what a process's time holds that a kernel
- *             line holds too (lib/closure.c, nc_closure_add_overlap()):
- *             a context switch into a process runs on that process's
- *             clock (the CPU's mean ctx_switch x the processes' nvcsw +
- *             nivcsw); and when the kernel charges interrupts to the task
- *             they interrupt (no CONFIG_IRQ_TIME_ACCOUNTING, as Debian
- *             builds it: /proc/stat's irq column then stands still), the
- *             NET_RX the processes ran in their local_bh_enable()
- *             (measured) and, CPU by CPU, their share P/T of its
- *             interrupt-context work (hard IRQs, NET_RX in irq_exit, on a
- *             stock kernel the other softirqs too), interrupts arriving
- *             whichever task runs.  Without this line the closure of a
- *             stock kernel under a network load goes 20-30% negative.
- *
- *   unexplained = consumed - (kernel + probes + processes - counted twice),
- *                 in % of consumed, per CPU and in total.
- *
- * It is not forced to close: what is left is shown as it is.  Known
- * reasons for a remainder: timer and IPI interrupts (system vectors, not
- * irq_handler_entry), kernel threads (kworkers, RCU), parts of IRQ threads
- * and ksoftirqd outside the measured handler runs, and the soak's own
- * noise: on an emulated SMP guest (TCG) a vCPU's loop rate follows the
- * host's scheduling, so the calibration's spread is the error bar.
+ * The accounting closure (what the soak lost against what netcost, the
+ * probes and the processes account for) is described and computed in
+ * lib/closure.c; nc_run_closure() hands it the numbers.  Process handling
+ * is lib/child.c, the task clocks lib/perf.c, what is kept of the run
+ * lib/result.c, the children's command lines lib/runargs.c.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <getopt.h>
-#include <libgen.h>
 #include <limits.h>
-#include <linux/perf_event.h>
-#include <math.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/inotify.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "child.h"
 #include "closure.h"
 #include "perf.h"
+#include "progress.h"
 #include "report.h"
 #include "result.h"
 #include "runargs.h"
@@ -109,7 +55,6 @@
 #define NC_RUN_GRACE_S	15		/* s past --duration: the sender's end */
 #define NC_RUN_SINK_S	5		/* s the sink may outlive the sender */
 #define NC_RUN_KILL_S	5		/* s from SIGINT to SIGKILL */
-#define NC_RUN_BAR	30		/* progress bar width */
 
 enum { NC_SINK, NC_SENDER, NC_NR_CHILDREN };
 
@@ -124,7 +69,6 @@ static void nc_run_on_signal(int sig)
 
 struct nc_run {
 	struct nc_run_opts o;
-	bool tty;			/* stderr is a terminal */
 	char gen_path[PATH_MAX];
 	char tmpdir[PATH_MAX];
 	char ready[PATH_MAX + 16];
@@ -146,97 +90,10 @@ struct nc_run {
 	double *self_base;		/* [ncpus] its task clocks at the start */
 	long long irq0, irq1;		/* /proc/stat hard IRQ time, -1: unknown */
 	bool interrupted;
-	bool progress_open;		/* a tty bar waits for its newline */
+	struct nc_progress progress;	/* on stderr */
 };
 
-/*
- * nc_run_proc_irq - the "irq" column of /proc/stat's "cpu" line: hard IRQ
- * time, which only a kernel that keeps interrupt time out of the tasks'
- * time (CONFIG_IRQ_TIME_ACCOUNTING) counts.  -1 when unreadable.
- */
-static long long nc_run_proc_irq(void)
-{
-	unsigned long long v[6];
-	FILE *f = fopen("/proc/stat", "r");
-	int n = 0;
-
-	if (!f)
-		return -1;
-	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
-		   &v[3], &v[4], &v[5]);
-	fclose(f);
-	return n == 6 ? (long long)v[5] : -1;
-}
-
-/*
- * nc_run_check_out - fail early when the snapshot cannot be written: its
- * folder must exist and be writable (the file itself is replaced).
- */
-static int nc_run_check_out(const char *path)
-{
-	char *copy = nc_xstrdup(path);
-	const char *dir = dirname(copy);
-	struct stat st;
-	int ret = NC_EXIT_OK;
-
-	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
-		nc_err("run: -o %s is a directory; name the snapshot file", path);
-		ret = NC_EXIT_ERROR;
-	} else if (access(dir, W_OK | X_OK)) {
-		nc_err("run: cannot write the snapshot into %s: %s", dir, strerror(errno));
-		ret = NC_EXIT_ERROR;
-	}
-	free(copy);
-	return ret;
-}
-
-/* nc_run_exec_ok - @path names an executable regular file */
-static bool nc_run_exec_ok(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISREG(st.st_mode) && !access(path, X_OK);
-}
-
-/*
- * nc_run_find_gen - netcost-gen: $NETCOST_GEN, else next to this netcost
- * (/proc/self/exe), else the first on PATH.  An absolute path, so that a
- * --sink-prefix command runs the same one.
- */
-static int nc_run_find_gen(char *buf, size_t len)
-{
-	const char *env = getenv("NETCOST_GEN"), *path = getenv("PATH");
-	char exe[PATH_MAX], *dir, *copy, *save = NULL;
-	ssize_t n;
-
-	if (env && *env) {
-		if (nc_run_exec_ok(env) && realpath(env, buf))
-			return NC_EXIT_OK;
-		nc_err("run: NETCOST_GEN=%s is not an executable file", env);
-		return NC_EXIT_ERROR;
-	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		snprintf(buf, len, "%s/netcost-gen", dirname(exe));
-		if (nc_run_exec_ok(buf))
-			return NC_EXIT_OK;
-	}
-	copy = nc_xstrdup(path ? path : "/usr/local/bin:/usr/bin:/bin");
-	for (dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
-		snprintf(buf, len, "%s/netcost-gen", *dir ? dir : ".");
-		if (nc_run_exec_ok(buf) && realpath(buf, exe)) {
-			snprintf(buf, len, "%s", exe);
-			free(copy);
-			return NC_EXIT_OK;
-		}
-	}
-	free(copy);
-	nc_err("run: cannot find netcost-gen (not in $NETCOST_GEN, next to netcost, or on PATH)");
-	return NC_EXIT_ERROR;
-}
-
-/* ---- per-CPU task clocks ---- */
+/* ---- the children ---- */
 
 /*
  * nc_run_poll - wait up to @ms for output or the end of the sink or the
@@ -258,95 +115,7 @@ static void nc_run_perf_hook(struct nc_child *ch, void *arg)
 	nc_perf_open(ch, r->cpus, r->ncpus, ch->pid, true);
 }
 
-/* nc_run_ms_until - ms from now to @t, at least 0 */
-static int nc_run_ms_until(uint64_t t)
-{
-	uint64_t now = nc_now_ns();
-
-	return t > now ? (int)((t - now + 999999) / 1000000) : 0;
-}
-
-/*
- * nc_run_start_sink - the sink with --ready-file in a fresh folder, then
- * wait (inotify on the folder) until the file appears or the sink ends.
- */
-static int nc_run_start_sink(struct nc_run *r)
-{
-	struct nc_child *ch = &r->child[NC_SINK];
-	uint64_t deadline;
-	struct stat st;
-	int ino, ret;
-
-	ino = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
-	if (ino < 0 || inotify_add_watch(ino, r->tmpdir, IN_MOVED_TO | IN_CLOSE_WRITE) < 0) {
-		nc_err("run: inotify on %s: %s", r->tmpdir, strerror(errno));
-		if (ino >= 0)
-			close(ino);
-		return NC_EXIT_ERROR;
-	}
-	ret = nc_child_spawn(ch, nc_run_perf_hook, r);
-	deadline = nc_now_ns() + NC_RUN_READY_S * NSEC_PER_SEC;
-	while (!ret && stat(r->ready, &st)) {
-		char ev[4096];
-
-		if (nc_child_reap(ch)) {
-			nc_run_poll(r, 0, -1);	/* what it said before it died */
-			if (!nc_child_failed(ch))
-				nc_err("run: the sink ended before it was ready");
-			nc_child_report(ch);
-			ret = NC_EXIT_ERROR;
-		} else if (nc_now_ns() >= deadline) {
-			nc_err("run: the sink is not ready after %d s", NC_RUN_READY_S);
-			ret = NC_EXIT_ERROR;
-		} else if (nc_run_stop) {
-			nc_err("run: interrupted");
-			ret = NC_EXIT_ERROR;
-		} else if (nc_run_poll(r, nc_run_ms_until(deadline), ino)) {
-			while (read(ino, ev, sizeof(ev)) > 0)
-				;
-		}
-	}
-	close(ino);
-	return ret;
-}
-
 /* ---- recording ---- */
-
-/* nc_run_progress - the bar (tty) or a line per sample, on stderr */
-static void nc_run_progress(struct nc_run *r, double total, const char *state)
-{
-	double t = (nc_now_ns() - r->t0) / 1e9;
-	double done = t / r->o.duration;
-	char bar[NC_RUN_BAR + 1];
-	int fill;
-
-	if (r->tty) {
-		fill = (int)(fmin(done, 1) * NC_RUN_BAR);
-		memset(bar, '#', fill);
-		memset(bar + fill, '-', NC_RUN_BAR - fill);
-		bar[NC_RUN_BAR] = '\0';
-		fprintf(stderr, "\r\033[Krun [%s] %5.1f/%g s  load %5.1f%%", bar, t,
-			r->o.duration, total);
-	} else {
-		fprintf(stderr, "run: %6.1f/%g s  load %5.1f%% ", t, r->o.duration, total);
-	}
-	for (int i = 0; i < r->ncpus; i++)
-		fprintf(stderr, " cpu%d %5.1f%%", r->cpus[i], r->load[i]);
-	if (state)
-		fprintf(stderr, "  %s", state);
-	if (!r->tty)
-		fputc('\n', stderr);
-	r->progress_open = r->tty;
-	fflush(stderr);
-}
-
-/* nc_run_progress_end - end the tty bar's line */
-static void nc_run_progress_end(struct nc_run *r)
-{
-	if (r->progress_open)
-		fputc('\n', stderr);
-	r->progress_open = false;
-}
 
 /* nc_run_sample - one soak sample: the series, the progress */
 static void nc_run_sample(struct nc_run *r, const char *state)
@@ -359,40 +128,25 @@ static void nc_run_sample(struct nc_run *r, const char *state)
 		json_array_append_new(cpus, json_real(r->load[i]));
 	json_array_append_new(r->series, json_pack("{s:f, s:f, s:o}",
 		"t", (r->t_end - r->t0) / 1e9, "total", total, "cpus", cpus));
-	nc_run_progress(r, total, state);
+	nc_progress_show(&r->progress, (r->t_end - r->t0) / 1e9, r->o.duration, total,
+			 r->cpus, r->load, r->ncpus, state);
 }
 
 /*
  * nc_run_watchdog - the stop rules while the children run: Ctrl-C stops
- * the sender (its FIN then stops the sink); a sender past --duration +
- * NC_RUN_GRACE_S, or a sink that outlives the sender by NC_RUN_SINK_S,
- * gets SIGINT; anything NC_RUN_KILL_S after SIGINT gets SIGKILL; a child
- * that fails stops the other one.
+ * the sender (its FIN then stops the sink); the rest is
+ * nc_child_pair_watchdog() with run's limits.
  */
 static void nc_run_watchdog(struct nc_run *r, uint64_t now)
 {
-	struct nc_child *snd = &r->child[NC_SENDER], *snk = &r->child[NC_SINK];
 	uint64_t end = r->t0 + (uint64_t)((r->o.duration + NC_RUN_GRACE_S) * NSEC_PER_SEC);
 
 	if (nc_run_stop && !r->interrupted) {
 		r->interrupted = true;
-		nc_child_signal(snd, SIGINT);
+		nc_child_signal(&r->child[NC_SENDER], SIGINT);
 	}
-	if (now > end)
-		nc_child_signal(snd, SIGINT);
-	if (snd->exited && now > snd->exit_ns + NC_RUN_SINK_S * NSEC_PER_SEC)
-		nc_child_signal(snk, SIGINT);
-	if (nc_child_failed(snd) || nc_child_failed(snk)) {
-		nc_child_signal(snd, SIGINT);
-		nc_child_signal(snk, SIGINT);
-	}
-	for (int c = 0; c < NC_NR_CHILDREN; c++) {
-		struct nc_child *ch = &r->child[c];
-
-		if (ch->int_ns && !ch->killed &&
-		    now > ch->int_ns + NC_RUN_KILL_S * NSEC_PER_SEC)
-			nc_child_signal(ch, SIGKILL);
-	}
+	nc_child_pair_watchdog(&r->child[NC_SENDER], &r->child[NC_SINK], now, end,
+			       NC_RUN_SINK_S * NSEC_PER_SEC, NC_RUN_KILL_S * NSEC_PER_SEC);
 }
 
 /*
@@ -430,88 +184,18 @@ static void nc_run_record(struct nc_run *r)
 			continue;
 		}
 		if (gen)
-			nc_run_poll(r, nc_run_ms_until(next), -1);
+			nc_run_poll(r, nc_ms_until(next), -1);
 		else
-			nc_run_poll(r, nc_run_ms_until(next < end ? next : end), -1);
+			nc_run_poll(r, nc_ms_until(next < end ? next : end), -1);
 	}
 	nc_run_sample(r, "done");
-	nc_run_progress_end(r);
+	nc_progress_end(&r->progress);
 	getrusage(RUSAGE_THREAD, &r->self1);
 	nc_perf_read(&r->self, r->ncpus, r->self_base, true);
-	r->irq1 = nc_run_proc_irq();
+	r->irq1 = nc_proc_irq_ticks(NULL);
 }
 
 /* ---- results ---- */
-
-/* nc_run_tv - a timeval in seconds */
-static double nc_run_tv(struct timeval tv)
-{
-	return tv.tv_sec + tv.tv_usec / 1e6;
-}
-
-/* nc_child_json - what the snapshot keeps of a child besides its result */
-static json_t *nc_child_json(const struct nc_run *r, const struct nc_child *ch)
-{
-	json_t *tc = json_null();
-	char *cmd = nc_argv_join(&ch->argv);
-	json_t *o;
-
-	if (ch->perf_ok) {
-		tc = json_array();
-		for (int i = 0; i < r->ncpus; i++)
-			json_array_append_new(tc, json_pack("{s:i, s:f}", "cpu", r->cpus[i],
-				"task_clock_s", ch->task_ns[i] / 1e9));
-	}
-	o = json_pack("{s:s, s:i, s:i, s:f, s:f, s:I, s:I, s:b, s:o}",
-		      "command", cmd, "pid", (int)ch->pid,
-		      "exit", WIFEXITED(ch->status) ? WEXITSTATUS(ch->status) : -1,
-		      "utime_s", nc_run_tv(ch->ru.ru_utime),
-		      "stime_s", nc_run_tv(ch->ru.ru_stime),
-		      "nvcsw", (json_int_t)ch->ru.ru_nvcsw,
-		      "nivcsw", (json_int_t)ch->ru.ru_nivcsw,
-		      "stopped_by_run", ch->int_ns != 0, "per_cpu", tc);
-	free(cmd);
-	return o;
-}
-
-/* nc_run_load_json - meta.load: what ran, for how long, what it said */
-static json_t *nc_run_load_json(const struct nc_run *r, const struct nc_argv *gen,
-				const struct nc_argv *sink)
-{
-	json_t *o = json_object();
-	char *s;
-
-	json_object_set_new(o, "tool", json_string("netcost run"));
-	json_object_set_new(o, "duration_s", json_real(r->o.duration));
-	json_object_set_new(o, "recorded_s", json_real((r->t_end - r->t0) / 1e9));
-	json_object_set_new(o, "interrupted", json_boolean(r->interrupted));
-	if (r->o.external) {
-		json_object_set_new(o, "external", json_true());
-		return o;
-	}
-	s = nc_argv_join(gen);
-	json_object_set_new(o, "gen_args", json_string(s));
-	free(s);
-	s = nc_argv_join(sink);
-	json_object_set_new(o, "sink_args", json_string(s));
-	free(s);
-	json_object_set_new(o, "sink_prefix", r->o.sink_prefix ?
-			    json_string(r->o.sink_prefix) : json_null());
-	json_object_set_new(o, "sender", r->child[NC_SENDER].result ?
-			    json_incref(r->child[NC_SENDER].result) : json_null());
-	json_object_set_new(o, "sink", r->child[NC_SINK].result ?
-			    json_incref(r->child[NC_SINK].result) : json_null());
-	json_object_set_new(o, "processes", json_pack("{s:o, s:o}",
-		"sender", nc_child_json(r, &r->child[NC_SENDER]),
-		"sink", nc_child_json(r, &r->child[NC_SINK])));
-	return o;
-}
-
-/* nc_run_cpu_s - a rusage's utime + stime in seconds */
-static double nc_run_cpu_s(const struct rusage *ru)
-{
-	return nc_run_tv(ru->ru_utime) + nc_run_tv(ru->ru_stime);
-}
 
 /*
  * nc_run_closure - the closure over the soak's CPUs: the module's stages
@@ -524,176 +208,20 @@ static void nc_run_closure(struct nc_run *r, const struct nc_model *m,
 		[NC_SINK] = "sink (netcost-gen sink)",
 		[NC_SENDER] = "sender (netcost-gen send)",
 	};
-	struct nc_cl_line *l;
-	double self_s;
-
 	nc_closure_init(cl, m->info.tsc_khz, res->seconds, res->ncpus, res->cpu,
 			res->busy_s, NULL);
 	nc_closure_add_model(cl, m);
-	for (int c = 0; !r->o.external && c < NC_NR_CHILDREN; c++) {
-		const struct nc_child *ch = &r->child[c];
-		json_t *cpu = json_object_get(ch->result, "cpu_s");
-
-		l = nc_closure_add_process(cl, names[c], nc_run_cpu_s(&ch->ru),
-					   ch->perf_ok ? ch->task_ns : NULL);
-		if (!l)
+	for (int c = 0; !r->o.external && c < NC_NR_CHILDREN; c++)
+		if (!nc_result_closure_child(cl, names[c], &r->child[c]))
 			break;
-		l->switches = ch->ru.ru_nvcsw + ch->ru.ru_nivcsw;
-		snprintf(l->what, sizeof(l->what), "utime %.3f + stime %.3f s%s",
-			 nc_run_tv(ch->ru.ru_utime), nc_run_tv(ch->ru.ru_stime),
-			 json_is_number(cpu) ? "" : " (no JSON result)");
-		if (json_is_number(cpu))
-			snprintf(l->what + strlen(l->what), sizeof(l->what) - strlen(l->what),
-				 "; its JSON: %.3f s", json_number_value(cpu));
-	}
-	self_s = nc_run_cpu_s(&r->self1) - nc_run_cpu_s(&r->self0);
-	l = nc_closure_add_process(cl, "netcost run (main thread)", self_s,
-				   r->self.perf_ok ? r->self.task_ns : NULL);
-	if (l) {
-		snprintf(l->what, sizeof(l->what), "RUSAGE_THREAD");
-		l->switches = r->self1.ru_nvcsw + r->self1.ru_nivcsw -
-			      r->self0.ru_nvcsw - r->self0.ru_nivcsw;
-	}
+	nc_result_closure_self(cl, "netcost run (main thread)", &r->self, &r->self0, &r->self1);
 	/* interrupts in the tasks' time: /proc/stat's irq column stood still */
 	if (!r->o.external)
 		nc_closure_add_overlap(cl, m, r->irq0 < 0 || r->irq1 <= r->irq0);
 	nc_closure_finish(cl);
 }
 
-/* nc_run_u64 - an integer member of a JSON object, 0 if absent */
-static uint64_t nc_run_u64(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-
-	return json_is_integer(v) ? (uint64_t)json_integer_value(v) : 0;
-}
-
-/*
- * nc_run_packets - rx_packets against what reached the sink's UDP layer:
- * the datagrams it received plus those its receive buffer dropped (both
- * went into the stack; ARP, FINs and the REPORT add a few), as JSON
- */
-static json_t *nc_run_packets(const struct nc_run *r, const struct nc_model *m)
-{
-	uint64_t rx = nc_cpu_counter(m, &m->total, "rx_packets");
-	json_t *snk = r->child[NC_SINK].result, *snd = r->child[NC_SENDER].result;
-	json_t *drops = json_object_get(snk, "socket_drops");
-	json_t *o;
-
-	o = json_pack("{s:I, s:I}", "rx_packets", (json_int_t)rx, "tx_packets",
-		      (json_int_t)nc_cpu_counter(m, &m->total, "tx_packets"));
-	if (snd)
-		json_object_set_new(o, "sender_messages",
-				    json_integer((json_int_t)nc_run_u64(snd, "messages")));
-	if (snk) {
-		double got = nc_run_u64(snk, "messages") + nc_run_u64(snk, "socket_drops");
-
-		json_object_set_new(o, "sink_messages",
-				    json_integer((json_int_t)nc_run_u64(snk, "messages")));
-		json_object_set_new(o, "sink_loss",
-				    json_integer((json_int_t)nc_run_u64(snk, "loss")));
-		json_object_set_new(o, "sink_socket_drops", json_incref(drops));
-		json_object_set_new(o, "rx_minus_sink", json_integer((json_int_t)(rx - got)));
-		if (got > 0)
-			json_object_set_new(o, "rx_vs_sink_pct", json_real(100 * (rx - got) / got));
-	}
-	return o;
-}
-
-/* nc_run_print_packets - the packet line under the dump report */
-static void nc_run_print_packets(json_t *p)
-{
-	json_t *sent = json_object_get(p, "sender_messages");
-	json_t *got = json_object_get(p, "sink_messages");
-	json_t *drops = json_object_get(p, "sink_socket_drops");
-	json_t *pct = json_object_get(p, "rx_vs_sink_pct");
-
-	printf("\npackets: rx_packets %llu (module, both NICs)",
-	       (unsigned long long)nc_run_u64(p, "rx_packets"));
-	if (json_is_integer(sent))
-		printf("; sender sent %lld", (long long)json_integer_value(sent));
-	if (json_is_integer(got))
-		printf("; sink received %lld (loss %llu)", (long long)json_integer_value(got),
-		       (unsigned long long)nc_run_u64(p, "sink_loss"));
-	if (json_is_integer(drops))
-		printf(" + %lld dropped at its socket", (long long)json_integer_value(drops));
-	if (json_is_number(pct))
-		printf(":\n         rx_packets - that = %+lld (%+.2f%%; the FIN/REPORT exchange adds 2 a flow, ARP a few)",
-		       (long long)json_integer_value(json_object_get(p, "rx_minus_sink")),
-		       json_number_value(pct));
-	printf("\n\n");
-}
-
-/* nc_run_parse_results - each child's stdout as its JSON result */
-static void nc_run_parse_results(struct nc_run *r)
-{
-	for (int c = 0; !r->o.external && c < NC_NR_CHILDREN; c++) {
-		struct nc_child *ch = &r->child[c];
-		json_error_t e;
-
-		ch->result = ch->len[0] ? json_loadb(ch->buf[0], ch->len[0], 0, &e) : NULL;
-		if (!json_is_object(ch->result)) {
-			json_decref(ch->result);
-			ch->result = NULL;
-			nc_warn("run: the %s printed no JSON result", ch->role);
-		}
-	}
-}
-
-/* nc_run_warn_load - what the results say that a reader should know */
-static void nc_run_warn_load(const struct nc_run *r)
-{
-	json_t *snd = r->child[NC_SENDER].result;
-
-	for (int c = 0; c < NC_NR_CHILDREN; c++)
-		if (r->child[c].int_ns && !r->interrupted)
-			nc_warn("run: the %s overstayed and was stopped%s", r->child[c].role,
-				r->child[c].killed ? " with SIGKILL" : "");
-	if (snd && json_is_null(json_object_get(snd, "receiver")))
-		nc_warn("run: the sender got no report from the sink (%s)",
-			json_string_value(json_object_get(snd, "receiver_missing")) ?: "?");
-	if (r->interrupted)
-		nc_warn("run: interrupted after %.1f s; the snapshot covers that much",
-			(r->t_end - r->t0) / 1e9);
-}
-
 /* ---- the command ---- */
-
-/* nc_run_children_argv - the sink's and the sender's command lines */
-static int nc_run_children_argv(struct nc_run *r, struct nc_argv *gen,
-				struct nc_argv *sink)
-{
-	struct nc_argv *snk = &r->child[NC_SINK].argv, *snd = &r->child[NC_SENDER].argv;
-	char dur[32];
-
-	if (nc_argv_split(gen, r->o.gen))
-		return nc_usage_err("run: --gen: unbalanced quote in '%s'", r->o.gen);
-	if (nc_argv_has(gen, 'l', NULL))
-		return nc_usage_err("run: --gen: no -l, the sender runs for --duration");
-	nc_sink_args_from_gen(gen, sink);
-	if (r->o.sink && nc_argv_split(sink, r->o.sink))
-		return nc_usage_err("run: --sink: unbalanced quote in '%s'", r->o.sink);
-	if (r->o.sink_prefix && nc_argv_split(snk, r->o.sink_prefix))
-		return nc_usage_err("run: --sink-prefix: unbalanced quote in '%s'",
-				    r->o.sink_prefix);
-	nc_argv_push(snk, r->gen_path);
-	nc_argv_push(snk, "sink");
-	nc_argv_append(snk, sink);
-	nc_argv_push(snk, "-j");
-	nc_argv_push(snk, "-q");
-	nc_argv_push(snk, "--ready-file");
-	nc_argv_push(snk, r->ready);
-
-	snprintf(dur, sizeof(dur), "%g", r->o.duration);
-	nc_argv_push(snd, r->gen_path);
-	nc_argv_push(snd, "send");
-	nc_argv_append(snd, gen);
-	nc_argv_push(snd, "-l");
-	nc_argv_push(snd, dur);
-	nc_argv_push(snd, "-j");
-	nc_argv_push(snd, "-q");
-	return NC_EXIT_OK;
-}
 
 /* nc_run_announce - "run: sink: CMD" on stderr */
 static void nc_run_announce(const struct nc_child *ch, const char *extra)
@@ -775,34 +303,19 @@ static int nc_run_start(struct nc_run *r)
 	nc_perf_read(&r->self, r->ncpus, NULL, false);
 	memcpy(r->self_base, r->self.task_ns, r->ncpus * sizeof(*r->self_base));
 	getrusage(RUSAGE_THREAD, &r->self0);
-	r->irq0 = nc_run_proc_irq();
+	r->irq0 = nc_proc_irq_ticks(NULL);
 
 	if (r->o.external) {
 		fprintf(stderr, "run: recording %g s of external load\n", r->o.duration);
 		return NC_EXIT_OK;
 	}
 	nc_run_announce(&r->child[NC_SINK], "");
-	ret = nc_run_start_sink(r);
+	ret = nc_child_spawn_ready(&r->child[NC_SINK], nc_run_perf_hook, r, r->tmpdir,
+				   r->ready, NC_RUN_READY_S, &nc_run_stop);
 	if (ret)
 		return ret;
 	nc_run_announce(&r->child[NC_SENDER], "");
 	return nc_child_spawn(&r->child[NC_SENDER], nc_run_perf_hook, r);
-}
-
-/* nc_run_stop_all - on failure: stop what still runs and reap it */
-static void nc_run_stop_all(struct nc_run *r)
-{
-	uint64_t kill_at = nc_now_ns() + NC_RUN_KILL_S * NSEC_PER_SEC;
-
-	for (int c = 0; c < NC_NR_CHILDREN; c++)
-		nc_child_signal(&r->child[c], SIGINT);
-	while (nc_child_running(&r->child[NC_SINK]) ||
-	       nc_child_running(&r->child[NC_SENDER])) {
-		if (nc_now_ns() > kill_at)
-			for (int c = 0; c < NC_NR_CHILDREN; c++)
-				nc_child_signal(&r->child[c], SIGKILL);
-		nc_run_poll(r, 100, -1);
-	}
 }
 
 /* nc_run_finish - read the module, save the snapshot, print the results */
@@ -825,14 +338,18 @@ static int nc_run_finish(struct nc_run *r, const struct nc_argv *gen,
 	if (ret)
 		goto out_free_model;
 
-	nc_run_parse_results(r);
-	nc_run_warn_load(r);
+	for (int c = 0; !r->o.external && c < NC_NR_CHILDREN; c++)
+		nc_child_parse_result(&r->child[c]);
+	nc_result_warn(&r->child[NC_SENDER], &r->child[NC_SINK], r->interrupted,
+		       (r->t_end - r->t0) / 1e9);
 	nc_run_closure(r, m, &res, &cl);
-	packets = nc_run_packets(r, m);
+	packets = nc_result_packets(m, r->child[NC_SENDER].result, r->child[NC_SINK].result);
 	soak = nc_soak_json(&res, &r->cal, r->calib_path, r->why, 1.0, json_incref(r->series));
 	json_object_set_new(soak, "closure", nc_closure_to_json(&cl));
 	nc_meta_collect(&m->meta, &m->info, r->o.note);
-	m->meta.load = nc_run_load_json(r, gen, sink);
+	m->meta.load = nc_result_load_json(&r->o, (r->t_end - r->t0) / 1e9, r->interrupted,
+					   gen, sink, &r->child[NC_SENDER],
+					   &r->child[NC_SINK], r->cpus, r->ncpus);
 	m->meta.soak = soak;
 	m->has_meta = true;
 	/* a failed save must not lose the run: report it all the same */
@@ -850,7 +367,7 @@ static int nc_run_finish(struct nc_run *r, const struct nc_argv *gen,
 		json_decref(o);
 	} else {
 		ret = nc_report_print(stdout, m, &ro);
-		nc_run_print_packets(packets);
+		nc_result_print_packets(stdout, packets);
 		nc_closure_print(stdout, &cl);
 		if (!saved)
 			printf("snapshot: %s\n", r->o.out);
@@ -904,6 +421,7 @@ int cmd_run(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = nc_run_on_signal }, old_int, old_term;
 	struct nc_argv gen = { 0 }, sink = { 0 };
 	struct nc_run *r = nc_xcalloc(1, sizeof(*r));
+	struct nc_child *all[NC_NR_CHILDREN] = { &r->child[NC_SINK], &r->child[NC_SENDER] };
 	const char *tmp = getenv("TMPDIR");
 	int ret;
 
@@ -920,8 +438,9 @@ int cmd_run(int argc, char **argv)
 	}
 	if (ret)
 		goto out;
-	r->tty = isatty(STDERR_FILENO);
-	ret = nc_run_check_out(r->o.out);
+	r->progress = (struct nc_progress){ .f = stderr, .who = "run",
+					    .tty = isatty(STDERR_FILENO) };
+	ret = nc_result_check_target("run", r->o.out);
 	if (ret)
 		goto out;
 	if (!r->o.external) {
@@ -937,9 +456,12 @@ int cmd_run(int argc, char **argv)
 		snprintf(r->ready, sizeof(r->ready), "%s/ready", r->tmpdir);
 	}
 	if (!r->o.external) {
-		ret = nc_run_find_gen(r->gen_path, sizeof(r->gen_path));
+		ret = nc_find_exec("run", "netcost-gen", "NETCOST_GEN", r->gen_path,
+				   sizeof(r->gen_path));
 		if (!ret)
-			ret = nc_run_children_argv(r, &gen, &sink);
+			ret = nc_run_children_argv(&r->o, r->gen_path, r->ready, &gen, &sink,
+						   &r->child[NC_SINK].argv,
+						   &r->child[NC_SENDER].argv);
 	}
 	if (!ret)
 		ret = nc_run_setup(r);
@@ -961,7 +483,7 @@ int cmd_run(int argc, char **argv)
 			}
 		}
 	}
-	nc_run_stop_all(r);
+	nc_children_stop(all, NC_NR_CHILDREN, NC_RUN_KILL_S);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	if (!ret)

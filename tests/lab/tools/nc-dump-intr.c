@@ -17,57 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <libmnl/libmnl.h>
-#include <linux/genetlink.h>
-
-#include "uapi/netcost.h"
+#include "nc-mnl.h"
 
 static uint16_t family;
-
-/* family_cb - pick CTRL_ATTR_FAMILY_ID out of a CTRL_CMD_NEWFAMILY */
-static int family_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct nlattr *attr;
-
-	mnl_attr_for_each(attr, nlh, sizeof(struct genlmsghdr)) {
-		if (mnl_attr_get_type(attr) == CTRL_ATTR_FAMILY_ID)
-			*(uint16_t *)data = mnl_attr_get_u16(attr);
-	}
-	return MNL_CB_OK;
-}
-
-static struct nlmsghdr *put_request(char *buf, uint16_t type, uint16_t flags,
-				    uint8_t cmd, uint32_t seq)
-{
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct genlmsghdr *genl;
-
-	nlh->nlmsg_type = type;
-	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
-	nlh->nlmsg_seq = seq;
-	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
-	genl->cmd = cmd;
-	genl->version = 1;
-	return nlh;
-}
-
-/* transact - send one request and run its replies through @cb */
-static int transact(struct mnl_socket *nl, struct nlmsghdr *nlh,
-		    mnl_cb_t cb, void *data)
-{
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	int n, ret = MNL_CB_OK;
-
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
-		return -1;
-	while (ret > 0) {
-		n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-		if (n < 0)
-			return -1;
-		ret = mnl_cb_run(buf, n, nlh->nlmsg_seq, 0, cb, data);
-	}
-	return ret;
-}
 
 struct dump_state {
 	int messages;		/* STATS messages read */
@@ -121,15 +73,15 @@ static bool dump(struct mnl_socket *nl, struct mnl_socket *ctl, bool reset,
 
 	memset(st, 0, sizeof(*st));
 	st->first_intr = -1;
-	nlh = put_request(buf, family, NLM_F_DUMP, NETCOST_CMD_STATS, time(NULL));
+	nlh = nc_mnl_put(buf, family, NLM_F_DUMP, NETCOST_CMD_STATS, time(NULL));
 	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
 		return false;
 	/* a small first read: the kernel sizes the next parts to it */
 	if (!read_some(nl, st, 4096))
 		return false;
 	if (reset) {
-		nlh = put_request(buf, family, NLM_F_ACK, NETCOST_CMD_RESET, time(NULL) + 1);
-		if (transact(ctl, nlh, NULL, NULL) < 0)
+		nlh = nc_mnl_put(buf, family, NLM_F_ACK, NETCOST_CMD_RESET, time(NULL) + 1);
+		if (nc_mnl_talk(ctl, nlh, NULL, NULL, buf, sizeof(buf)) < 0)
 			return false;
 	}
 	while (!st->done) {
@@ -141,21 +93,17 @@ static bool dump(struct mnl_socket *nl, struct mnl_socket *ctl, bool reset,
 
 int main(void)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct mnl_socket *nl, *ctl;
-	struct nlmsghdr *nlh;
 	struct dump_state st;
 
-	nl = mnl_socket_open(NETLINK_GENERIC);
-	ctl = mnl_socket_open(NETLINK_GENERIC);
-	if (!nl || !ctl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0 ||
-	    mnl_socket_bind(ctl, 0, MNL_SOCKET_AUTOPID) < 0) {
+	nl = nc_mnl_open();
+	ctl = nc_mnl_open();
+	if (!nl || !ctl) {
 		perror("nc-dump-intr: netlink socket");
 		return 1;
 	}
-	nlh = put_request(buf, GENL_ID_CTRL, NLM_F_ACK, CTRL_CMD_GETFAMILY, 1);
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, NETCOST_GENL_NAME);
-	if (transact(ctl, nlh, family_cb, &family) < 0 || !family) {
+	family = nc_mnl_family(ctl);
+	if (!family) {
 		fprintf(stderr, "nc-dump-intr: family %s not found: %s\n",
 			NETCOST_GENL_NAME, strerror(errno));
 		return 1;

@@ -31,10 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <libmnl/libmnl.h>
-#include <linux/genetlink.h>
-
-#include "uapi/netcost.h"
+#include "nc-mnl.h"
 
 #define MAX_CPUS	64
 
@@ -49,49 +46,6 @@ static struct st stats[MAX_CPUS][__NETCOST_STAGE_MAX];
 static uint16_t family;
 static char buf[1 << 17];
 
-static struct nlmsghdr *put_genl(char *b, uint16_t type, uint16_t flags,
-				 uint8_t cmd, uint32_t seq)
-{
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(b);
-	struct genlmsghdr *g;
-
-	nlh->nlmsg_type = type;
-	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
-	nlh->nlmsg_seq = seq;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = cmd;
-	g->version = NETCOST_GENL_VERSION;
-	return nlh;
-}
-
-static int family_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct nlattr *a;
-
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
-		if (mnl_attr_get_type(a) == CTRL_ATTR_FAMILY_ID)
-			*(uint16_t *)data = mnl_attr_get_u16(a);
-	}
-	return MNL_CB_OK;
-}
-
-/* transact - one request, its replies through @cb; 0 or -errno */
-static int transact(struct mnl_socket *nl, struct nlmsghdr *nlh, mnl_cb_t cb,
-		    void *data)
-{
-	uint32_t seq = nlh->nlmsg_seq;
-	int n, ret = MNL_CB_OK;
-
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
-		return -errno;
-	while (ret > 0) {
-		n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-		if (n < 0)
-			return -errno;
-		ret = mnl_cb_run(buf, n, seq, mnl_socket_get_portid(nl), cb, data);
-	}
-	return ret < 0 ? -errno : 0;
-}
 
 static void put_bucket(struct st *s, const struct nlattr *nest)
 {
@@ -215,17 +169,15 @@ static unsigned int check(unsigned long dump_no)
 
 static struct mnl_socket *open_nl(void)
 {
-	struct mnl_socket *nl = mnl_socket_open(NETLINK_GENERIC);
-	struct nlmsghdr *nlh;
+	struct mnl_socket *nl = nc_mnl_open();
 
-	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+	if (!nl) {
 		perror("nc-dumpcheck: netlink socket");
 		exit(2);
 	}
 	if (!family) {
-		nlh = put_genl(buf, GENL_ID_CTRL, NLM_F_ACK, CTRL_CMD_GETFAMILY, 1);
-		mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, NETCOST_GENL_NAME);
-		if (transact(nl, nlh, family_cb, &family) < 0 || !family) {
+		family = nc_mnl_family(nl);
+		if (!family) {
 			fprintf(stderr, "nc-dumpcheck: family %s not found\n", NETCOST_GENL_NAME);
 			exit(2);
 		}
@@ -250,7 +202,7 @@ static int dumper(time_t end)
 			int n, ret = MNL_CB_OK;
 
 			memset(stats, 0, sizeof(stats));
-			nlh = put_genl(buf, family, NLM_F_DUMP, NETCOST_CMD_STATS, ++seq);
+			nlh = nc_mnl_put(buf, family, NLM_F_DUMP, NETCOST_CMD_STATS, ++seq);
 			if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
 				errs++;
 				break;
@@ -314,10 +266,10 @@ static int resetter(time_t end)
 	unsigned long resets = 0, errs = 0, seq = 1;
 
 	while (time(NULL) < end) {
-		struct nlmsghdr *nlh = put_genl(buf, family, NLM_F_ACK,
+		struct nlmsghdr *nlh = nc_mnl_put(buf, family, NLM_F_ACK,
 						NETCOST_CMD_RESET, ++seq);
 
-		if (transact(nl, nlh, NULL, NULL) < 0)
+		if (nc_mnl_talk(nl, nlh, NULL, NULL, buf, sizeof(buf)) < 0)
 			errs++;
 		else
 			resets++;

@@ -34,11 +34,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <libmnl/libmnl.h>
-#include <linux/genetlink.h>
 #include <linux/netlink.h>
 
-#include "uapi/netcost.h"
+#include "nc-mnl.h"
 
 #ifndef NLM_F_DUMP_FILTERED
 #define NLM_F_DUMP_FILTERED 0x20
@@ -108,51 +106,6 @@ static uint64_t rnd(void)
 static uint32_t rnd_below(uint32_t n)
 {
 	return n ? (uint32_t)(rnd() % n) : 0;
-}
-
-static struct nlmsghdr *put_genl(char *b, uint16_t type, uint16_t flags,
-				 uint8_t cmd, uint32_t seq)
-{
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(b);
-	struct genlmsghdr *g;
-
-	nlh->nlmsg_type = type;
-	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
-	nlh->nlmsg_seq = seq;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = cmd;
-	g->version = NETCOST_GENL_VERSION;
-	return nlh;
-}
-
-static int family_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct nlattr *a;
-
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
-		if (mnl_attr_get_type(a) == CTRL_ATTR_FAMILY_ID)
-			*(uint16_t *)data = mnl_attr_get_u16(a);
-	}
-	return MNL_CB_OK;
-}
-
-static int resolve(struct mnl_socket *nl)
-{
-	struct nlmsghdr *nlh = put_genl(buf, GENL_ID_CTRL, NLM_F_ACK,
-					CTRL_CMD_GETFAMILY, 1);
-	int n, ret = MNL_CB_OK;
-
-	nlh->nlmsg_seq = 1;
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, NETCOST_GENL_NAME);
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
-		return -1;
-	while (ret > 0) {
-		n = mnl_socket_recvfrom(nl, buf, BUFSZ);
-		if (n < 0)
-			return -1;
-		ret = mnl_cb_run(buf, n, 1, 0, family_cb, &family);
-	}
-	return ret < 0 ? -1 : 0;
 }
 
 /* extack_msg - NLMSGERR_ATTR_MSG of an error message, or NULL */
@@ -264,17 +217,17 @@ static size_t build(enum kind k, uint32_t seq)
 	switch (k) {
 	case K_UNKNOWN_CMD:
 		cmd = rnd_below(2) ? 0 : NETCOST_CMD_MAX + 1 + rnd_below(255 - NETCOST_CMD_MAX);
-		nlh = put_genl(buf, family, NLM_F_ACK, cmd, seq);
+		nlh = nc_mnl_put(buf, family, NLM_F_ACK, cmd, seq);
 		if (rnd_below(2))
 			nlh->nlmsg_flags |= NLM_F_DUMP;
 		return nlh->nlmsg_len;
 	case K_ODD_FLAGS:
-		nlh = put_genl(buf, family, NLM_F_ACK, read_cmds[rnd_below(2)], seq);
+		nlh = nc_mnl_put(buf, family, NLM_F_ACK, read_cmds[rnd_below(2)], seq);
 		/* any of the get/new/delete modifier bits, echo, not DUMP */
 		nlh->nlmsg_flags |= (rnd() & 0x0f38) & ~NLM_F_DUMP;
 		return nlh->nlmsg_len;
 	case K_RESERVED:
-		nlh = put_genl(buf, family, NLM_F_ACK, read_cmds[rnd_below(2)], seq);
+		nlh = nc_mnl_put(buf, family, NLM_F_ACK, read_cmds[rnd_below(2)], seq);
 		g = mnl_nlmsg_get_payload(nlh);
 		if (rnd_below(2))
 			g->reserved = 1 + rnd_below(65535);
@@ -282,20 +235,20 @@ static size_t build(enum kind k, uint32_t seq)
 			g->version = rnd_below(256);
 		return nlh->nlmsg_len;
 	case K_TRUNC_NL:
-		nlh = put_genl(buf, family, NLM_F_ACK, NETCOST_CMD_INFO, seq);
+		nlh = nc_mnl_put(buf, family, NLM_F_ACK, NETCOST_CMD_INFO, seq);
 		return 1 + rnd_below(sizeof(*nlh) - 1);
 	case K_TRUNC_GENL:
-		nlh = put_genl(buf, family, NLM_F_ACK, cmd, seq);
+		nlh = nc_mnl_put(buf, family, NLM_F_ACK, cmd, seq);
 		nlh->nlmsg_len = sizeof(*nlh) + rnd_below(GENL_HDRLEN);
 		return nlh->nlmsg_len;
 	case K_LEN_MISMATCH:
-		nlh = put_genl(buf, family, NLM_F_ACK, cmd, seq);
+		nlh = nc_mnl_put(buf, family, NLM_F_ACK, cmd, seq);
 		len = nlh->nlmsg_len;
 		nlh->nlmsg_len += 4 + rnd_below(4096);
 		return len;
 	case K_ATTR_LEN:
 		/* a CONFIG attribute with the wrong payload size */
-		nlh = put_genl(buf, family, NLM_F_ACK, NETCOST_CMD_CONFIG_SET, seq);
+		nlh = nc_mnl_put(buf, family, NLM_F_ACK, NETCOST_CMD_CONFIG_SET, seq);
 		nest = mnl_attr_nest_start(nlh, NETCOST_A_CONFIG);
 		{
 			static const uint16_t t[] = {
@@ -315,18 +268,18 @@ static size_t build(enum kind k, uint32_t seq)
 		mnl_attr_nest_end(nlh, nest);
 		return nlh->nlmsg_len;
 	case K_ATTR_OVERMAX:
-		nlh = put_genl(buf, family, NLM_F_ACK, cmd, seq);
+		nlh = nc_mnl_put(buf, family, NLM_F_ACK, cmd, seq);
 		if (rnd_below(2)) {
 			mnl_attr_put_u32(nlh, NETCOST_A_MAX + 1 + rnd_below(1000), (uint32_t)rnd());
 		} else {
-			nlh = put_genl(buf, family, NLM_F_ACK, NETCOST_CMD_CONFIG_SET, seq);
+			nlh = nc_mnl_put(buf, family, NLM_F_ACK, NETCOST_CMD_CONFIG_SET, seq);
 			nest = mnl_attr_nest_start(nlh, NETCOST_A_CONFIG);
 			mnl_attr_put_u32(nlh, NETCOST_CFG_A_MAX + 1 + rnd_below(1000), (uint32_t)rnd());
 			mnl_attr_nest_end(nlh, nest);
 		}
 		return nlh->nlmsg_len;
 	case K_ATTR_VALUE:
-		nlh = put_genl(buf, family, NLM_F_ACK, NETCOST_CMD_CONFIG_SET, seq);
+		nlh = nc_mnl_put(buf, family, NLM_F_ACK, NETCOST_CMD_CONFIG_SET, seq);
 		nest = mnl_attr_nest_start(nlh, NETCOST_A_CONFIG);
 		switch (rnd_below(5)) {
 		case 0:
@@ -356,27 +309,27 @@ static size_t build(enum kind k, uint32_t seq)
 		mnl_attr_nest_end(nlh, nest);
 		return nlh->nlmsg_len;
 	case K_NESTED_GARBAGE:
-		nlh = put_genl(buf, family, NLM_F_ACK, NETCOST_CMD_CONFIG_SET, seq);
+		nlh = nc_mnl_put(buf, family, NLM_F_ACK, NETCOST_CMD_CONFIG_SET, seq);
 		nest = mnl_attr_nest_start(nlh, NETCOST_A_CONFIG);
 		put_junk(nlh, 1 + rnd_below(512));
 		mnl_attr_nest_end(nlh, nest);
 		return nlh->nlmsg_len;
 	case K_ATTR_TRUNC:
-		nlh = put_genl(buf, family, NLM_F_ACK, cmd, seq);
+		nlh = nc_mnl_put(buf, family, NLM_F_ACK, cmd, seq);
 		mnl_attr_put_u32(nlh, NETCOST_A_CPU, 0);
 		/* the last attribute claims more than the message holds */
 		((struct nlattr *)((char *)nlh + nlh->nlmsg_len - MNL_ALIGN(sizeof(struct nlattr) + 4)))->nla_len =
 			8 + 4 + rnd_below(1000);
 		return nlh->nlmsg_len;
 	case K_OVERSIZED:
-		nlh = put_genl(buf, family, NLM_F_ACK, read_cmds[rnd_below(2)], seq);
+		nlh = nc_mnl_put(buf, family, NLM_F_ACK, read_cmds[rnd_below(2)], seq);
 		len = 65536 + rnd_below(BUFSZ - 65536 - 4096);
 		for (i = 0; nlh->nlmsg_len + 64 < len; i++)
 			mnl_attr_put_u32(nlh, NETCOST_A_PAD + 1 + rnd_below(2 * NETCOST_A_MAX),
 					 (uint32_t)rnd());
 		return nlh->nlmsg_len;
 	case K_DUMP_JUNK:
-		nlh = put_genl(buf, family, NLM_F_ACK | NLM_F_DUMP, NETCOST_CMD_STATS, seq);
+		nlh = nc_mnl_put(buf, family, NLM_F_ACK | NLM_F_DUMP, NETCOST_CMD_STATS, seq);
 		if (rnd_below(2)) {
 			mnl_attr_put_u32(nlh, NETCOST_A_MAX + 1 + rnd_below(100), (uint32_t)rnd());
 		} else {
@@ -391,7 +344,7 @@ static size_t build(enum kind k, uint32_t seq)
 			NETCOST_CMD_CONFIG_SET,
 		};
 
-		nlh = put_genl(buf, family, NLM_F_ACK | NLM_F_DUMP,
+		nlh = nc_mnl_put(buf, family, NLM_F_ACK | NLM_F_DUMP,
 			       do_cmds[rnd_below(sizeof(do_cmds))], seq);
 		return nlh->nlmsg_len;
 	}
@@ -403,18 +356,16 @@ static size_t build(enum kind k, uint32_t seq)
 /* abandon - start a STATS dump on a fresh socket, read one part, close */
 static void abandon(struct tally *t)
 {
-	struct mnl_socket *s = mnl_socket_open(NETLINK_GENERIC);
+	struct mnl_socket *s = nc_mnl_open();
 	char part[4096];
 	struct nlmsghdr *nlh;
 
 	t->sent++;
-	if (!s || mnl_socket_bind(s, 0, MNL_SOCKET_AUTOPID) < 0) {
+	if (!s) {
 		t->send_err++;
-		if (s)
-			mnl_socket_close(s);
 		return;
 	}
-	nlh = put_genl(buf, family, NLM_F_DUMP, NETCOST_CMD_STATS, 1);
+	nlh = nc_mnl_put(buf, family, NLM_F_DUMP, NETCOST_CMD_STATS, 1);
 	if (mnl_socket_sendto(s, nlh, nlh->nlmsg_len) < 0) {
 		t->send_err++;
 	} else if (rnd_below(4)) {	/* sometimes close before reading at all */
@@ -430,7 +381,7 @@ static void abandon(struct tally *t)
 
 static int probe_id(const char *arg)
 {
-	struct mnl_socket *nl = mnl_socket_open(NETLINK_GENERIC);
+	struct mnl_socket *nl;
 	struct tally t = { 0 };
 	struct nlmsghdr *nlh;
 	char *end;
@@ -440,13 +391,14 @@ static int probe_id(const char *arg)
 		fprintf(stderr, "nc-nlfuzz: --probe-id wants a family id, not '%s'\n", arg);
 		return 2;
 	}
-	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+	nl = nc_mnl_open();
+	if (!nl) {
 		perror("nc-nlfuzz: netlink socket");
 		return 2;
 	}
 	family = (uint16_t)id;
 	for (uint8_t cmd = NETCOST_CMD_INFO; cmd <= NETCOST_CMD_MAX; cmd++) {
-		nlh = put_genl(buf, family, NLM_F_ACK |
+		nlh = nc_mnl_put(buf, family, NLM_F_ACK |
 			       (cmd == NETCOST_CMD_STATS ? NLM_F_DUMP : 0), cmd, 10 + cmd);
 		if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
 			perror("nc-nlfuzz: send");
@@ -507,14 +459,15 @@ int main(int argc, char **argv)
 	fflush(stdout);
 
 open:
-	nl = mnl_socket_open(NETLINK_GENERIC);
-	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+	nl = nc_mnl_open();
+	if (!nl) {
 		perror("nc-nlfuzz: netlink socket");
 		return 2;
 	}
 	mnl_socket_setsockopt(nl, NETLINK_EXT_ACK, &one, sizeof(one));
 	mnl_socket_setsockopt(nl, NETLINK_CAP_ACK, &one, sizeof(one));
-	if (resolve(nl) < 0 || !family) {
+	family = nc_mnl_family(nl);
+	if (!family) {
 		fprintf(stderr, "nc-nlfuzz: family %s not found: %s\n",
 			NETCOST_GENL_NAME, strerror(errno));
 		return 2;

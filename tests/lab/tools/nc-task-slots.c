@@ -23,27 +23,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <libmnl/libmnl.h>
-#include <linux/genetlink.h>
-
-#include "uapi/netcost.h"
+#include "nc-mnl.h"
 
 struct info {
 	uint16_t family;
 	unsigned int slots, used;
 	int have;
 };
-
-static int family_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct nlattr *attr;
-
-	mnl_attr_for_each(attr, nlh, sizeof(struct genlmsghdr)) {
-		if (mnl_attr_get_type(attr) == CTRL_ATTR_FAMILY_ID)
-			*(uint16_t *)data = mnl_attr_get_u16(attr);
-	}
-	return MNL_CB_OK;
-}
 
 static int info_cb(const struct nlmsghdr *nlh, void *data)
 {
@@ -62,39 +48,20 @@ static int info_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-/* query - one do-request; false on error */
-static int query(struct mnl_socket *nl, uint16_t type, uint8_t cmd,
-		 const char *family, mnl_cb_t cb, void *data)
+/* query - one do-request of @cmd to family @type; false on error */
+static int query(struct mnl_socket *nl, uint16_t type, uint8_t cmd, mnl_cb_t cb, void *data)
 {
 	static uint32_t seq = 1;
 	static char buf[65536];		/* INFO, with every hook, passes 8 KiB */
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct genlmsghdr *genl;
-	int n, ret = MNL_CB_OK;
+	struct nlmsghdr *nlh = nc_mnl_put(buf, type, NLM_F_ACK, cmd, ++seq);
 
-	nlh->nlmsg_type = type;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-	nlh->nlmsg_seq = ++seq;
-	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
-	genl->cmd = cmd;
-	genl->version = 1;
-	if (family)
-		mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, family);
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
-		return 0;
-	while (ret > 0) {
-		n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-		if (n < 0)
-			return 0;
-		ret = mnl_cb_run(buf, n, seq, 0, cb, data);
-	}
-	return ret == MNL_CB_STOP || ret == MNL_CB_OK;
+	return !nc_mnl_talk(nl, nlh, cb, data, buf, sizeof(buf));
 }
 
 static int read_info(struct mnl_socket *nl, struct info *in)
 {
 	in->have = 0;
-	return query(nl, in->family, NETCOST_CMD_INFO, NULL, info_cb, in) &&
+	return query(nl, in->family, NETCOST_CMD_INFO, info_cb, in) &&
 	       in->have == 3;
 }
 
@@ -121,13 +88,13 @@ int main(int argc, char **argv)
 	struct info in = { 0 };
 	pid_t *kids;
 
-	nl = mnl_socket_open(NETLINK_GENERIC);
-	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+	nl = nc_mnl_open();
+	if (!nl) {
 		perror("nc-task-slots: netlink");
 		return 1;
 	}
-	if (!query(nl, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, NETCOST_GENL_NAME,
-		   family_cb, &in.family) || !in.family) {
+	in.family = nc_mnl_family(nl);
+	if (!in.family) {
 		printf("not ok - netcost family not found (module not loaded?)\n");
 		return 0;
 	}

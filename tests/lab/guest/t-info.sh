@@ -1,0 +1,86 @@
+#!/bin/sh
+# t-info.sh - (guest) what "netcost info" says the probes cost (issue 9,
+# item 5), held against /proc: under UDP load, irq_handler_entry's hits
+# over info's two INFO reads (hits/s x interval) against the numbered IRQs
+# of /proc/interrupts read around the command: no more than those (info's
+# window lies inside), and no fewer than 80% of their share of info's
+# window; the total is the sum of the hooks; cycles/s is hits/s times the
+# sampled self-cost, and cpu% that over the TSC rate.
+. /lab/lib.sh
+lsmod | grep -q '^netcost ' || insmod /lib/netcost/netcost.ko || { not_ok "insmod"; exit 0; }
+
+# irqs - all numbered IRQs so far (lines "N:"), all CPUs
+irqs() { irq_count '^ *[0-9]+:'; }
+# up - /proc/uptime in seconds (centiseconds)
+up() { cut -d' ' -f1 /proc/uptime; }
+
+udp_load 8 >/dev/null 2>&1 &
+load=$!
+sleep 2
+i0=$(irqs); t0=$(up)
+netcost info -j -i 3 > /tmp/info.json 2>/tmp/info.err
+rc=$?
+i1=$(irqs); t1=$(up)
+wait $load
+is "netcost info -j -i 3 under load" "$rc" 0
+[ $rc -eq 0 ] || { diag "$(cat /tmp/info.err)"; rmmod netcost; exit 0; }
+
+# the figures, off the JSON (jq is not in the guest: the overhead object
+# is printed last, so its keys come after "overhead")
+fig() { sed -n '/"overhead"/,$p' /tmp/info.json | sed -nE "s/^ *\"$1\": *([0-9.e+-]+|null),?\$/\\1/p" | head -n 1; }
+hook_rate() {
+	sed -n '/"overhead"/,$p' /tmp/info.json |
+		sed -n "/\"$1\": {/,/}/p" | sed -nE 's/^ *"probe_hits_per_s": *([0-9.e+-]+),?$/\1/p' | head -n 1
+}
+interval=$(fig interval_s); hps=$(fig probe_hits_per_s); cost=$(fig probe_cost_cycles)
+cps=$(fig cycles_per_s); pct=$(fig cpu_pct)
+irq_rate=$(hook_rate irq_handler_entry)
+tsc=$(sed -nE 's/^ *"tsc_khz": *([0-9]+),?$/\1/p' /tmp/info.json | head -n 1)
+diag "interval ${interval}s, ${hps} hits/s, cost ${cost}, ${cps} cycles/s, ${pct}% of a CPU; irq_handler_entry ${irq_rate}/s"
+
+proc_rate=$(awk -v a="$i0" -v b="$i1" -v s="$t0" -v e="$t1" 'BEGIN { if (e > s) printf "%.1f", (b - a) / (e - s); else print 0 }')
+hits=$(awk -v r="$irq_rate" -v i="$interval" 'BEGIN { printf "%.0f", r * i }')
+if awk -v n="$hits" -v a="$i0" -v b="$i1" -v s="$t0" -v e="$t1" -v i="$interval" \
+	'BEGIN { p = b - a; w = e - s; exit !(p > 100 && w > 0 && n <= 1.1 * p + 10 && n >= 0.8 * p * i / w) }'; then
+	ok "irq_handler_entry: $hits hits in info's ${interval}s; /proc/interrupts: $((i1 - i0)) IRQs in the $(awk -v s="$t0" -v e="$t1" 'BEGIN { print e - s }')s around it ($proc_rate/s)"
+else
+	not_ok "irq_handler_entry: $hits hits in info's ${interval}s vs /proc/interrupts $((i1 - i0)) IRQs around it ($t0 .. $t1 s): more than those, or under 80% of their share"
+	diag "$(grep -E '^ *[0-9]+:' /proc/interrupts)"
+fi
+if awk -v i="$interval" 'BEGIN { exit !(i >= 2.9 && i <= 4) }'; then
+	ok "info's interval ${interval}s for -i 3"
+else
+	not_ok "info's interval ${interval}s for -i 3"
+fi
+# the total is the sum of the hooks
+sum=$(sed -n '/"overhead"/,$p' /tmp/info.json | sed -n '/"hooks"/,$p' |
+	sed -nE 's/^ *"probe_hits_per_s": *([0-9.e+-]+),?$/\1/p' | awk '{ s += $1 } END { printf "%.1f", s }')
+if awk -v a="$sum" -v b="$hps" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 0.001 * b + 1) }'; then
+	ok "probe hits/s $hps = the hooks' sum $sum"
+else
+	not_ok "probe hits/s $hps != the hooks' sum $sum"
+fi
+if [ "$cost" = null ]; then
+	not_ok "no self-cost sampled under load"
+elif awk -v h="$hps" -v c="$cost" -v y="$cps" -v p="$pct" -v t="$tsc" \
+	'BEGIN { e = h * c; d = y - e; if (d < 0) d = -d; q = 100 * y / (t * 1000); r = p - q; if (r < 0) r = -r
+		 exit !(d <= 1e-6 * e + 1 && r <= 1e-6 * q + 1e-9) }'; then
+	ok "cycles/s = hits/s x $cost cycles per hit; cpu% = that over $tsc kHz"
+else
+	not_ok "cycles/s $cps, cpu% $pct do not follow from hits/s $hps x cost $cost at $tsc kHz"
+fi
+
+# the text form carries the same, and -i 0 measures nothing
+netcost info -i 1 > /tmp/info.txt 2>&1
+if grep -q '^overhead: .*probe hits/s over' /tmp/info.txt && grep -q 'hits/s' /tmp/info.txt; then
+	ok "info prints the overhead line and the hooks' hits/s"
+else
+	not_ok "info: no overhead line"; diag "$(head -20 /tmp/info.txt)"
+fi
+netcost info -j -i 0 > /tmp/info0.json 2>&1
+if sed -n '/"overhead"/,$p' /tmp/info0.json | grep -q '"interval_s": null'; then
+	ok "info -i 0: no interval, null figures"
+else
+	not_ok "info -i 0"; diag "$(sed -n '/"overhead"/,$p' /tmp/info0.json | head)"
+fi
+rmmod netcost
