@@ -20,6 +20,13 @@ shift 4
 mkdir -p "$out"
 die() { echo "demo-tested: $*" >&2; echo "$*" >>"$out/$tag.error"; exit 1; }
 GEN=/lab/demo-gen.sh
+# nic - eth0's own counters, for where a flows19 loss happened: on the
+# wire (before the NIC: sent - rx_packets - missed), in the NIC's ring
+# (rx_missed_errors, rx_fifo_errors), at the socket (the sink's drops)
+st=/sys/class/net/eth0/statistics
+nic() {
+	echo "{\"rx_packets\": $(cat $st/rx_packets), \"rx_missed_errors\": $(cat $st/rx_missed_errors), \"rx_fifo_errors\": $(cat $st/rx_fifo_errors), \"rx_dropped\": $(cat $st/rx_dropped), \"tx_packets\": $(cat $st/tx_packets)}"
+}
 
 echo 1 >/proc/sys/net/ipv6/conf/eth0/disable_ipv6 2>/dev/null
 # the flows19 sink's 8 MiB receive buffer: bursts, not CPU, made the
@@ -54,6 +61,7 @@ for w in "$@"; do
 		;;
 	esac
 	echo "demo-tested: $name: $secs s, $soak"
+	n0=$(nic)
 	case $soak in
 	soak)
 		NETCOST_GEN=$GEN netcost run --gen "$gen" --sink "$sink" -d "$secs" \
@@ -87,6 +95,7 @@ for w in "$@"; do
 		die "SOAK is soak or nosoak, not '$soak' in '$w'"
 		;;
 	esac
+	echo "{\"before\": $n0, \"after\": $(nic)}" >"$out/$name.nic.json"
 	# the report's headline, for the console
 	grep -E '^(total|unexplained):' "$out/$name.out"
 done
