@@ -1,0 +1,93 @@
+#!/bin/sh
+# t-nic.sh - (guest) NIC IRQ detection past 64 network devices, and for a
+# device that comes back while the module is loaded (issue 10).  70 dummy
+# devices in each namespace, then eth0 and eth1 each leave their namespace
+# and come back: that puts them at the tail of their namespace's device
+# list (and their IRQs are requested again, under their names).  The
+# module, loaded after that, must still count every NIC interrupt that
+# /proc/interrupts shows for eth0 and eth1; then eth0 goes round again
+# with the module loaded (the name list changes under cached verdicts).
+. /lab/lib.sh
+
+NDUMMY=70
+mdir=/lib/modules/$(uname -r)
+dummy=$(sed -n 's#^\(\([^:]*/\)\{0,1\}dummy\.ko\):.*#\1#p' "$mdir/modules.dep" | head -1)
+if [ -z "$dummy" ]; then
+	not_ok "the lab image has dummy.ko (tests/lab/setup GUEST_MODULES)"
+	exit 0
+fi
+insmod "$mdir/$dummy" numdummies=0 || { not_ok "insmod dummy"; exit 0; }
+
+i=0
+while [ $i -lt $NDUMMY ]; do
+	ip link add "ncd$i" type dummy || break
+	in-ns ip link add "ncd$i" type dummy || break
+	i=$((i + 1))
+done
+is "$NDUMMY dummy devices in each namespace" "$i" "$NDUMMY"
+n=$(ls /sys/class/net | wc -l)
+diag "root namespace: $n devices"
+
+ns=$(cat /run/ns.pid)
+# back_home DEV ADDR WHERE - DEV leaves its namespace and comes back (to
+# the tail of the device list), reconfigured as /init set it up
+back_home() {
+	if [ "$3" = root ]; then
+		ip link set "$1" netns "$ns" && in-ns ip link set "$1" netns 1 &&
+			ip addr add "$2/24" dev "$1" && ip link set "$1" up
+	else
+		in-ns ip link set "$1" netns 1 && ip link set "$1" netns "$ns" &&
+			in-ns ip addr add "$2/24" dev "$1" && in-ns ip link set "$1" up
+	fi
+}
+carrier_up() {
+	_n=300
+	while [ "$(cat "$1" 2>/dev/null)" != 1 ] && [ $_n -gt 0 ]; do sleep 0.1; _n=$((_n - 1)); done
+	[ $_n -gt 0 ]
+}
+check "eth1 round trip (to the tail of the peer's list)" back_home eth1 10.0.0.2 peer
+check "eth0 round trip (to the tail of the root list)" back_home eth0 10.0.0.1 root
+carrier_up /sys/class/net/eth0/carrier && carrier_up "$LAB_NS_SYS/class/net/eth1/carrier" &&
+	ok "carrier on eth0 and eth1" || not_ok "carrier on eth0 and eth1"
+ping -c 1 -W 2 10.0.0.2 > /dev/null 2>&1 || ping -c 1 -W 2 10.0.0.2 > /dev/null 2>&1
+diag "after the round trips: $(ls /sys/class/net | wc -l) devices here, $(ls "$LAB_NS_SYS/class/net" | wc -l) in the peer namespace"
+
+# total NAME - a counter's total from "netcost dump -j"
+total() {
+	netcost dump -j | tr -d ' \n' | sed -n "s/.*\"total\":.*\"$1\":{\"count\":\([0-9]*\).*/\1/p; s/.*\"total\":.*\"$1\":\([0-9]*\).*/\1/p" | head -1
+}
+re="$(nic_irq_regex eth0)|$(nic_irq_regex eth1)"
+# counted DESC - nic_irqs over a load equals the NIC lines of
+# /proc/interrupts: netcost's read is sandwiched between two reads of /proc
+counted() {
+	netcost reset
+	p0=$(irq_count "$re")
+	udp_load 2 || diag "udp_load failed"
+	sleep 0.3
+	p1=$(irq_count "$re")
+	got=$(total nic_irqs)
+	p2=$(irq_count "$re")
+	if [ "$((p1 - p0))" -gt 100 ] && [ "${got:-0}" -ge "$((p1 - p0))" ] && [ "${got:-0}" -le "$((p2 - p0))" ]; then
+		ok "$1: nic_irqs $got = /proc/interrupts $((p1 - p0))..$((p2 - p0))"
+	else
+		not_ok "$1: nic_irqs ${got:-none}, /proc/interrupts $((p1 - p0))..$((p2 - p0))"
+		diag "$(grep -E "$re" /proc/interrupts)"
+	fi
+}
+
+insmod /lib/netcost/netcost.ko || { not_ok "insmod netcost"; exit 0; }
+counted "NICs past $NDUMMY devices, found at load"
+# the name list changes under verdicts cached by the load above
+check "eth0 round trip with the module loaded" back_home eth0 10.0.0.1 root
+carrier_up /sys/class/net/eth0/carrier || diag "no carrier on eth0"
+ping -c 1 -W 2 10.0.0.2 > /dev/null 2>&1
+counted "eth0 back while loaded"
+rmmod netcost || not_ok "rmmod netcost"
+i=0
+while [ $i -lt $NDUMMY ]; do
+	ip link del "ncd$i"; in-ns ip link del "ncd$i"
+	i=$((i + 1))
+done
+rmmod dummy || not_ok "rmmod dummy"
+s=$(dmesg_splats)
+[ -z "$s" ] && ok "no kernel splat" || { not_ok "kernel splat"; diag "$s"; }
