@@ -42,7 +42,13 @@ arg() {
 # this FIFO for writing, which the blocked reader then sees end.  Call it
 # before whatever makes the peer send the signal.
 expect() { rm -f "/run/pair/$1"; mkfifo "/run/pair/$1" || die "mkfifo /run/pair/$1"; }
-await() { read -r _ <"/run/pair/$1"; rm -f "/run/pair/$1"; }
+# (at most 600 s: a peer that never answers must not hang the window)
+await() {
+	timeout 600 cat "/run/pair/$1" >/dev/null
+	_rc=$?
+	rm -f "/run/pair/$1"
+	[ $_rc = 0 ] || die "no '$1' from the peer in 600 s"
+}
 
 case "$DEMO_LOAD:$mode" in
 rx:sink | tx:send)
