@@ -24,11 +24,11 @@ def top: . as $x | [.total.stages | to_entries[] | select(.value.role == "top" a
 | ($a | top / $na) as $ta | ($b | top / $nb) as $tb
 | "total per \($dir) packet (top-level stages): A \($ta | floor) cycles, B \($tb | floor) cycles, B/A \(ratio($ta; $tb)), \(($tb - $ta) | floor | if . > 0 then "+" + tostring else tostring end)",
   "  (A \($na) \($dir) packets, B \($nb); every stage divided by them; share: of the total's change, when it moved 1% or more)",
-  "\("stage" | rpad(18))\("A cyc/pkt" | pad(10))\("B cyc/pkt" | pad(10))\("B/A" | pad(9))\("delta" | pad(10))\("share" | pad(9))  role",
+  "\("stage" | rpad(18))\("A cyc/pkt" | pad(11))\("B cyc/pkt" | pad(11))\("B/A" | pad(10))\("delta" | pad(10))\("share" | pad(9))  role",
   ( [ ($a.total.stages + $b.total.stages) | to_entries[]
       | select(.value.unit == "cycles") | {s: .key, role: .value.role} ]
     | unique_by(.s)
     | map(.s as $s | . + {x: (($a | cyc($s)) / $na), y: (($b | cyc($s)) / $nb)})
     | map(select(.x >= 0.5 or .y >= 0.5))
     | sort_by(if .role == "top" then 0 else 1 end, -((.y - .x) | fabs))[]
-    | "\(.s | rpad(18))\(.x | num | pad(10))\(.y | num | pad(10))\(ratio(.x; .y) | pad(9))\((.y - .x) | floor | if . > 0 then "+" + tostring else tostring end | pad(10))\(if .role == "top" and (($tb - $ta) | fabs) >= 0.01 * $ta then ((.y - .x) / ($tb - $ta) * 1000 | round / 10 | tostring) + "%" else "" end | pad(9))  \(.role)" )
+    | "\(.s | rpad(18))\(.x | num | pad(11))\(.y | num | pad(11))\(ratio(.x; .y) | pad(10))\((.y - .x) | floor | if . > 0 then "+" + tostring else tostring end | pad(10))\(if .role == "top" and (($tb - $ta) | fabs) >= 0.01 * $ta then ((.y - .x) / ($tb - $ta) * 1000 | round / 10 | tostring) + "%" else "" end | pad(9))  \(.role)" )
