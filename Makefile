@@ -130,9 +130,14 @@ reliability: setup
 	@$(MAKE) --no-print-directory all
 	@tests/reliability/run $(LAB_KERNELS)
 
-demo: setup
-	@$(MAKE) --no-print-directory all
-	@tests/lab/demo
+# make demo: each version's stock and RT kernel as the tested box of a pair
+# (tests/lab/demo), the peer 6.12; DEMO_VERSIONS="6.1 6.12" for fewer
+DEMO_VERSIONS ?= 6.1 6.12 7.3
+DEMO_KERNELS := $(sort 6.12 $(foreach v,$(DEMO_VERSIONS),$(v) $(v)-rt))
+demo:
+	@tests/lab/setup $(DEMO_KERNELS)
+	@$(MAKE) --no-print-directory tools $(addprefix module-,$(DEMO_KERNELS))
+	@tests/lab/demo --versions "$(DEMO_VERSIONS)"
 
 bench: bench-gen
 bench-gen: setup tools
