@@ -273,15 +273,27 @@ static void test_undefined_figures(void **state)
 	json_decref(o);
 	nc_model_free(b);
 
-	/* B received nothing (it sent a little): nothing to divide by */
+	/* B received nothing but sent: a sending box, per tx packet, with a warning */
 	tiny(b, 10, 150, 450, 1000, 2000000);
 	b->total.counter[nc_model_find_counter(b, "rx_packets")] = 0;
 	b->total.counter[nc_model_counter(b, "tx_packets")] = 5;
 	b->total.has_counter[nc_model_counter(b, "tx_packets")] = true;
+	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), 0);
+	assert_true(d->nr_warnings > 0);
+	assert_non_null(strstr(d->warning[d->nr_warnings - 1], "not per the same packets"));
+	o = diff_json(d);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(o, "b"),
+							      "per_packet_basis")), "tx");
+	json_decref(o);
+	nc_model_free(b);
+
+	/* B neither received nor sent: nothing to divide by */
+	tiny(b, 10, 150, 450, 1000, 2000000);
+	b->total.counter[nc_model_find_counter(b, "rx_packets")] = 0;
 	nc_err_quiet = true;
 	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), NC_EXIT_NO_PACKETS);
 	nc_err_quiet = false;
-	assert_non_null(strstr(nc_last_err, "b: no rx packets"));
+	assert_non_null(strstr(nc_last_err, "b: no rx packets and no tx packets"));
 	nc_model_free(a);
 	nc_model_free(b);
 	free(a);

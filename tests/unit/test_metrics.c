@@ -102,6 +102,46 @@ static void test_per_packet(void **state)
 	free(m);
 }
 
+/*
+ * test_packet_basis - a box that only sends has its figures per sent
+ * packet, one that only receives per received packet, one doing both per
+ * rx packet with the transmit stages per tx (the demo's pair: a sender
+ * that received 3 packets/s printed ~10^8 cycles per packet before)
+ */
+static void test_packet_basis(void **state)
+{
+	struct nc_model *m = hand_model();	/* rx 4, tx 2: both directions */
+	const struct nc_cpu *t = &m->total;
+	unsigned int k = (unsigned int)nc_model_find_counter(m, "net_rx_in_irq_exit");
+
+	(void)state;
+	event(m, 0, "tx_xmit", 800);
+	nc_model_sum_total(m, NULL);
+	assert_int_equal(nc_packet_basis(m), NC_BASIS_MIXED);
+	assert_string_equal(nc_basis_name(nc_packet_basis(m)), "mixed");
+	assert_float_equal(nc_stage_per_packet(m, t, stage(m, "tx_xmit")), 400, EPS);
+	assert_float_equal(nc_stage_per_packet(m, t, stage(m, "hardirq")), 150, EPS);
+
+	/* a sender: 1000 sent, 4 received: everything per sent packet */
+	synth_counter(m, 0, "tx_packets", 1000);
+	nc_model_sum_total(m, NULL);
+	assert_int_equal(nc_packet_basis(m), NC_BASIS_TX);
+	assert_int_equal(nc_basis_packets(m), 1000);
+	assert_float_equal(nc_stage_per_packet(m, t, stage(m, "hardirq")), 0.6, EPS);
+	assert_float_equal(nc_stage_per_packet(m, t, stage(m, "tx_xmit")), 0.8, EPS);
+	assert_float_equal(nc_counter_per_packet(m, t, k), 0.003, EPS);
+	assert_float_equal(nc_stage_per_packet_named(m, "no_such_stage", false, false), 0, EPS);
+	assert_non_null(strstr(nc_basis_desc(nc_packet_basis(m)), "per sent packet"));
+
+	/* a receiver: 4 received, none sent: the tx stages per rx packet too */
+	synth_counter(m, 0, "tx_packets", 0);
+	nc_model_sum_total(m, NULL);
+	assert_int_equal(nc_packet_basis(m), NC_BASIS_RX);
+	assert_float_equal(nc_stage_per_packet(m, t, stage(m, "tx_xmit")), 200, EPS);
+	nc_model_free(m);
+	free(m);
+}
+
 static void test_cpu_share_and_roles(void **state)
 {
 	struct nc_model *m = hand_model();
@@ -306,6 +346,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_per_packet),
+		cmocka_unit_test(test_packet_basis),
 		cmocka_unit_test(test_cpu_share_and_roles),
 		cmocka_unit_test(test_counters),
 		cmocka_unit_test(test_per_packet_named),

@@ -154,15 +154,15 @@ static void test_json_options(void **state)
 	assert_true(fabs(ns - cyc * 1e6 / m->info.tsc_khz) < 1e-6 * ns);
 	json_decref(j);
 
-	/* no tx packets: the tx stages have no per-packet figure, and say so */
+	/* no tx packets: a receiving box, the tx stages per rx packet too */
 	synth_stage(m, 0, "tx_xmit", 10, 500, 0.1, 3);
 	m->cpus[0].counter[NETCOST_CTR_TX_PACKETS] = m->cpus[1].counter[NETCOST_CTR_TX_PACKETS] = 0;
 	nc_model_sum_total(m, NULL);
 	o = (struct nc_report_opts){ 0 };
 	j = json_report(m, &o);
 	st = json_object_get(json_object_get(j, "total"), "stages");
-	assert_non_null(json_object_get(json_object_get(st, "tx_xmit"), "per_packet"));
-	assert_true(json_is_null(json_object_get(json_object_get(st, "tx_xmit"), "per_packet")));
+	assert_string_equal(json_string_value(json_object_get(j, "per_packet_basis")), "rx");
+	assert_false(json_is_null(json_object_get(json_object_get(st, "tx_xmit"), "per_packet")));
 	json_decref(j);
 	nc_model_free(m);
 	free(m);

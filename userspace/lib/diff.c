@@ -128,13 +128,17 @@ static void nc_diff_loads(struct nc_diff *d)
 	if (hi > 0 && fabs(d->pps_a - d->pps_b) / hi > 0.2)
 		nc_diff_warn(d, "loads differ: A ran %.0f packets/s, B %.0f (more than 20%% apart); per-packet costs depend on the rate",
 			     d->pps_a, d->pps_b);
+	if (nc_packet_basis(a) != nc_packet_basis(b))
+		nc_diff_warn(d, "A and B are not per the same packets: A is %s, B %s",
+			     nc_basis_desc(nc_packet_basis(a)), nc_basis_desc(nc_packet_basis(b)));
 	if (nc_loads_differ(a->meta.load, b->meta.load))
 		nc_diff_warn(d, "loads differ: meta.load (the generator's arguments) is not the same in A and B");
 }
 
 /*
  * nc_diff_compute - compare snapshot @a with @b into @d.  Returns 0, or
- * NC_EXIT_NO_PACKETS when either counted no rx packets (nothing to divide by).
+ * NC_EXIT_NO_PACKETS when either counted no packets (nothing to divide by).
+ * Per packet follows each side's nc_packet_basis().
  */
 int nc_diff_compute(struct nc_diff *d, const struct nc_model *a, const char *name_a,
 		    const struct nc_model *b, const char *name_b)
@@ -150,14 +154,14 @@ int nc_diff_compute(struct nc_diff *d, const struct nc_model *a, const char *nam
 	d->name_a = name_a;
 	d->name_b = name_b;
 	for (i = 0; i < 2; i++) {
-		if (!nc_cpu_counter(m[i], &m[i]->total, "rx_packets")) {
-			nc_err("%s: no rx packets in the snapshot (rx_packets is 0): nothing to divide by",
+		if (!nc_basis_packets(m[i])) {
+			nc_err("%s: no rx packets and no tx packets in the snapshot: nothing to divide by",
 			       names[i]);
 			return NC_EXIT_NO_PACKETS;
 		}
 	}
-	d->pps_a = fmax(nc_per_s(a, nc_rx_packets(a, &a->total)), 0);
-	d->pps_b = fmax(nc_per_s(b, nc_rx_packets(b, &b->total)), 0);
+	d->pps_a = fmax(nc_per_s(a, nc_basis_packets(a)), 0);
+	d->pps_b = fmax(nc_per_s(b, nc_basis_packets(b)), 0);
 
 	for (s = 0; s < a->nr_stages; s++)
 		nc_diff_stage_fill(&d->stage[d->nr_stages++], a, (int)s, b,
@@ -214,6 +218,7 @@ static json_t *nc_diff_side_json(const struct nc_model *m, const char *name,
 			    json_integer((json_int_t)nc_cpu_counter(m, &m->total, "rx_packets")));
 	json_object_set_new(o, "tx_packets",
 			    json_integer((json_int_t)nc_cpu_counter(m, &m->total, "tx_packets")));
+	json_object_set_new(o, "per_packet_basis", json_string(nc_basis_name(nc_packet_basis(m))));
 	json_object_set_new(o, "packets_per_s", json_real(pps));
 	json_object_set_new(o, "cycles_per_packet", json_real(total));
 	json_object_set_new(o, "ns_per_packet", json_real(total_ns));
@@ -287,10 +292,11 @@ static void nc_diff_heading(FILE *f, const char *tag, const struct nc_model *m,
 {
 	const char *base = strrchr(name, '/');
 
-	fprintf(f, "%s = %s: %s (%s), %.3f s, %.0f rx pkt/s, TSC %.1f MHz\n", tag,
+	fprintf(f, "%s = %s: %s (%s), %.3f s, %.0f %s pkt/s, TSC %.1f MHz\n", tag,
 		base && base[1] ? base + 1 : name, m->info.kernel,
 		nc_preempt_model(m->info.preempt_rt, m->info.threadirqs),
-		nc_interval_s(m), pps, m->info.tsc_khz / 1000.0);
+		nc_interval_s(m), pps, nc_packet_basis(m) == NC_BASIS_TX ? "tx" : "rx",
+		m->info.tsc_khz / 1000.0);
 	if (m->meta.note)
 		fprintf(f, "    note: %s\n", m->meta.note);
 }
@@ -359,7 +365,8 @@ static void nc_diff_text(FILE *f, const struct nc_diff *d)
 			nc_fmt(v[4], 32, r->emd), r->unit == NETCOST_UNIT_PACKETS ? " (packets)" : "");
 	}
 
-	fprintf(f, "\n%-32s %10s %10s\n", "per rx packet", "A", "B");
+	fprintf(f, "\n%-32s %10s %10s\n", nc_packet_basis(d->ma) == NC_BASIS_TX ?
+		"per tx packet" : "per rx packet", "A", "B");
 	for (i = 0; i < d->nr_counters; i++) {
 		const struct nc_diff_counter *c = &d->counter[i];
 

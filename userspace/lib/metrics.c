@@ -46,6 +46,57 @@ uint64_t nc_tx_packets(const struct nc_model *m, const struct nc_cpu *c)
 	return nc_cpu_counter(m, c, "tx_packets");
 }
 
+/*
+ * nc_packet_basis - what "per packet" divides by in @m.  A box under test
+ * that only receives (it sent fewer than a tenth of the packets it
+ * received) has every figure per received packet; one that only sends
+ * (the reverse) per sent packet: a sender's stages divided by the handful
+ * of packets it received would be meaningless.  A box doing both (sender
+ * and receiver in one guest) divides the transmit stages (the model's
+ * per_tx flag: tx_xmit, syscall_tx, softirq_net_tx) by tx_packets and
+ * every other figure by rx_packets.
+ */
+enum nc_basis nc_packet_basis(const struct nc_model *m)
+{
+	uint64_t rx = nc_rx_packets(m, &m->total), tx = nc_tx_packets(m, &m->total);
+
+	if (tx > 10 * rx)
+		return NC_BASIS_TX;
+	if (rx > 10 * tx)
+		return NC_BASIS_RX;
+	return NC_BASIS_MIXED;
+}
+
+/* nc_basis_name - "rx", "tx" or "mixed": the JSON value of the basis */
+const char *nc_basis_name(enum nc_basis b)
+{
+	return b == NC_BASIS_TX ? "tx" : b == NC_BASIS_RX ? "rx" : "mixed";
+}
+
+/* nc_basis_desc - the basis in words, for the text outputs */
+const char *nc_basis_desc(enum nc_basis b)
+{
+	switch (b) {
+	case NC_BASIS_TX:
+		return "per sent packet (tx_packets of all CPUs: this box sends)";
+	case NC_BASIS_RX:
+		return "per received packet (rx_packets of all CPUs: this box receives)";
+	default:
+		return "per rx packet (of all CPUs); tx_xmit, syscall_tx, softirq_net_tx per tx packet";
+	}
+}
+
+/*
+ * nc_basis_packets - the packets of @m that the figures without a
+ * direction of their own (counters, NET_RX placement, the packet rate)
+ * are divided by: tx_packets on a sending box, rx_packets otherwise
+ */
+uint64_t nc_basis_packets(const struct nc_model *m)
+{
+	return nc_packet_basis(m) == NC_BASIS_TX ? nc_tx_packets(m, &m->total) :
+						   nc_rx_packets(m, &m->total);
+}
+
 /* nc_stage_in_total - whether stage @s is summed into a packet's total */
 bool nc_stage_in_total(const struct nc_model *m, unsigned int s)
 {
@@ -77,14 +128,27 @@ bool nc_stage_is_cpu_time(const struct nc_model *m, unsigned int s)
 }
 
 /*
- * nc_cpu_packets - the packets that @stage's cost is divided by: tx_packets
- * for the transmit stages (tx_xmit, syscall_tx, softirq_net_tx), rx_packets
- * for every other one.
+ * nc_cpu_packets - the packets that @stage's cost is divided by (see
+ * nc_packet_basis()): on a box doing both directions, tx_packets for the
+ * transmit stages (tx_xmit, syscall_tx, softirq_net_tx), rx_packets for
+ * every other one.
  */
 uint64_t nc_cpu_packets(const struct nc_model *m, const struct nc_cpu *c,
 			unsigned int stage)
 {
-	return nc_cpu_counter(m, c, m->stage[stage].per_tx ? "tx_packets" : "rx_packets");
+	bool tx;
+
+	switch (nc_packet_basis(m)) {
+	case NC_BASIS_TX:
+		tx = true;
+		break;
+	case NC_BASIS_RX:
+		tx = false;
+		break;
+	default:
+		tx = m->stage[stage].per_tx;
+	}
+	return nc_cpu_counter(m, c, tx ? "tx_packets" : "rx_packets");
 }
 
 /*
@@ -280,8 +344,12 @@ double nc_stage_per_packet_named(const struct nc_model *m, const char *name, boo
 	int s = nc_model_find_stage(m, name);
 	uint64_t pkts, sum;
 
-	pkts = s >= 0 ? nc_cpu_packets(m, &m->total, (unsigned int)s) :
-	       nc_cpu_counter(m, &m->total, per_tx ? "tx_packets" : "rx_packets");
+	if (s >= 0)
+		pkts = nc_cpu_packets(m, &m->total, (unsigned int)s);
+	else if (nc_packet_basis(m) != NC_BASIS_MIXED)
+		pkts = nc_basis_packets(m);
+	else
+		pkts = nc_cpu_counter(m, &m->total, per_tx ? "tx_packets" : "rx_packets");
 	if (!pkts)
 		return -1;
 	if (s < 0 || !m->total.stage[s])
@@ -290,10 +358,13 @@ double nc_stage_per_packet_named(const struct nc_model *m, const char *name, boo
 	return (double)sum / (double)pkts;
 }
 
-/* nc_counter_per_packet - counter @k of @c per rx packet of all CPUs; -1 with no packets */
+/*
+ * nc_counter_per_packet - counter @k of @c per packet of all CPUs
+ * (nc_basis_packets()); -1 with no packets
+ */
 double nc_counter_per_packet(const struct nc_model *m, const struct nc_cpu *c, unsigned int k)
 {
-	uint64_t rx = nc_rx_packets(m, &m->total);
+	uint64_t rx = nc_basis_packets(m);
 
 	if (!rx || !c->has_counter[k])
 		return -1;
@@ -328,7 +399,7 @@ bool nc_is_netrx_cycles(const char *name)
 unsigned int nc_netrx_placement(const struct nc_model *m, const struct nc_cpu *c,
 				struct nc_netrx_row *rows, unsigned int max)
 {
-	uint64_t rx = nc_rx_packets(m, &m->total), runs = 0, cycles = 0;
+	uint64_t rx = nc_basis_packets(m), runs = 0, cycles = 0;
 	unsigned int i, n = 0;
 
 	for (i = 0; i < m->nr_counters; i++) {

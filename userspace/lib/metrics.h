@@ -16,6 +16,17 @@ uint64_t nc_model_interval_cycles(const struct nc_model *m);
 double nc_per_s(const struct nc_model *m, uint64_t count);
 uint64_t nc_rx_packets(const struct nc_model *m, const struct nc_cpu *c);
 uint64_t nc_tx_packets(const struct nc_model *m, const struct nc_cpu *c);
+/* What "per packet" divides by: nc_packet_basis() */
+enum nc_basis {
+	NC_BASIS_MIXED,		/* both directions: tx stages per tx, the rest per rx */
+	NC_BASIS_RX,		/* a receiving box: everything per rx packet */
+	NC_BASIS_TX,		/* a sending box: everything per tx packet */
+};
+
+enum nc_basis nc_packet_basis(const struct nc_model *m);
+const char *nc_basis_name(enum nc_basis b);
+const char *nc_basis_desc(enum nc_basis b);
+uint64_t nc_basis_packets(const struct nc_model *m);
 bool nc_stage_in_total(const struct nc_model *m, unsigned int s);
 bool nc_stage_is_cpu_time(const struct nc_model *m, unsigned int s);
 bool nc_stage_is_kernel_work(const struct nc_model *m, unsigned int s);
@@ -48,7 +59,7 @@ struct nc_netrx_row {
 	const char *where;		/* "irq_exit", "ksoftirqd", ... */
 	uint64_t runs, cycles;
 	double runs_pct, cycles_pct;	/* of all NET_RX runs / cycles */
-	double per_packet;		/* cycles per rx packet; -1: no packets */
+	double per_packet;		/* cycles per packet (nc_basis_packets()); -1: none */
 };
 
 unsigned int nc_netrx_placement(const struct nc_model *m, const struct nc_cpu *c,

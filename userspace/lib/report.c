@@ -5,7 +5,8 @@
  * of the interval's CPU time; then the counters and where NET_RX ran.
  * JSON (-j) prints the same model as {"info", "cpus", "total"}.
  *
- * Per packet means per rx packet, except for the transmit stages
+ * Per packet: see nc_packet_basis() (metrics.c); on a box doing both
+ * directions, per rx packet, except for the transmit stages
  * (tx_xmit, syscall_tx, softirq_net_tx), which are per tx packet.
  */
 #include <getopt.h>
@@ -458,8 +459,8 @@ static void nc_print_footer(const struct nc_block *b)
 		"~ waiting time, not CPU time\n");
 	fprintf(b->f, "irq_thread includes the NET_RX it runs (in softirq_net_rx too): the total and the\n"
 		"largest stages count it once.\n");
-	fprintf(b->f, "per pkt: per rx packet (of all CPUs); tx_xmit, syscall_tx, softirq_net_tx per tx\n"
-		"packet.  cpu%%: of %u CPU(s) x interval.\n", b->nr_cpus);
+	fprintf(b->f, "per pkt: %s.\ncpu%%: of %u CPU(s) x interval.\n",
+		nc_basis_desc(nc_packet_basis(b->m)), b->nr_cpus);
 	fprintf(b->f, "percentiles from log-linear buckets: within %.1f%% of the true value, exact below %u.\n",
 		100.0 * NC_HIST_REL_ERROR, 2 * NETCOST_HIST_SUB);
 }
@@ -525,6 +526,8 @@ json_t *nc_report_json(const struct nc_model *m, const struct nc_report_opts *o)
 
 	json_object_set_new(root, "schema", json_integer(NC_SNAPSHOT_SCHEMA));
 	json_object_set_new(root, "time_unit", json_string(o->ns ? "ns" : "cycles"));
+	json_object_set_new(root, "per_packet_basis",
+			    json_string(nc_basis_name(nc_packet_basis(m))));
 	json_object_update(root, body);
 	json_decref(body);
 	cpus = json_object_get(root, "cpus");

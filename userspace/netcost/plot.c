@@ -104,14 +104,14 @@ static void nc_si(char *buf, size_t len, double v)
 static void nc_side_label(FILE *f, const struct nc_model *m, const char *tag,
 			  const char *file)
 {
-	double pps = nc_per_s(m, nc_rx_packets(m, &m->total));
+	double pps = nc_per_s(m, nc_basis_packets(m));
 
 	fprintf(f, "%s = ", tag);
 	nc_xml(f, nc_base(file));
 	fputs(": ", f);
 	nc_xml(f, m->info.kernel);
-	fprintf(f, " (%s), %.0f rx pkt/s", nc_preempt_model(m->info.preempt_rt, m->info.threadirqs),
-		pps > 0 ? pps : 0);
+	fprintf(f, " (%s), %.0f %s pkt/s", nc_preempt_model(m->info.preempt_rt, m->info.threadirqs),
+		pps > 0 ? pps : 0, nc_packet_basis(m) == NC_BASIS_TX ? "tx" : "rx");
 	if (m->meta.note) {
 		fputs(", ", f);
 		nc_xml(f, m->meta.note);
