@@ -112,7 +112,9 @@ delays /tmp/w.kthreads.after $kt
 delays /tmp/w.load.after $load
 netcost dump -j > /tmp/w.after.json || notok "netcost dump -j"
 netcost info -j > /tmp/w.info.json || notok "netcost info -j"
-for f in load.before load.after kthreads.before kthreads.after after.json info.json; do
+netcost save /tmp/w.snapshot.json --note "t-wait: ${secs}s of paced UDP beside a spinner" ||
+	notok "netcost save"
+for f in load.before load.after kthreads.before kthreads.after after.json info.json snapshot.json; do
 	cp "/tmp/w.$f" "$out/$f"
 done
 netcost config set recording on
