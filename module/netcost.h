@@ -346,6 +346,7 @@ void nc_wait_switch(bool preempt, struct task_struct *prev,
 		    struct task_struct *next, unsigned int prev_state, u64 now);
 void nc_wait_waking(struct task_struct *p);
 void nc_wait_wakeup(struct task_struct *p, u64 now);
+size_t nc_wait_cpu_size(void);
 
 /* ---- hooks (hooks.c) ---- */
 

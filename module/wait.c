@@ -179,7 +179,6 @@ void nc_wait_switch(bool preempt, struct task_struct *prev,
 			nc_wait_queued(tp, smp_processor_id(), now);
 		} else if (tp->load) {
 			tp->wstate = NC_WAIT_BLOCKED;
-			tp->waker = NC_WAKER_NONE;
 			tp->wait_start = now;
 		} else {
 			tp->wstate = NC_WAIT_NONE;
@@ -216,7 +215,19 @@ static u8 nc_waker(void)
 	return t && t->load ? NC_WAKER_LOAD : NC_WAKER_OTHER;
 }
 
-/* nc_wait_waking - sched_waking of @p: note who wakes a sleeping load task */
+/* nc_wait_cpu_size - bytes of per-CPU waiting state, for INFO */
+size_t nc_wait_cpu_size(void)
+{
+	return sizeof(struct nc_wait_cpu);
+}
+
+/*
+ * nc_wait_waking - sched_waking of @p: note who wakes a load task, for
+ * its sched_wakeup.  Not only a sleeping one: on another CPU the waking
+ * can come before the sched_switch that puts @p to sleep (the wake-up
+ * then waits for @p to be off its CPU); every sched_waking is followed by
+ * a sched_wakeup, which takes the note.
+ */
 void nc_wait_waking(struct task_struct *p)
 {
 	struct nc_task *t;
@@ -224,7 +235,7 @@ void nc_wait_waking(struct task_struct *p)
 	if (!nc_wait_on())
 		return;
 	t = nc_task_find(p);
-	if (t && t->wstate == NC_WAIT_BLOCKED)
+	if (t && t->load)
 		t->waker = nc_waker();
 }
 
@@ -242,12 +253,17 @@ void nc_wait_wakeup(struct task_struct *p, u64 now)
 	if (!nc_wait_on())
 		return;
 	t = nc_task_kind(p) != NC_TASK_OTHER ? nc_task_get(p) : nc_task_find(p);
-	if (!t || nc_wait_kind(p, t) < 0 || t->wstate == NC_WAIT_RUNQ)
+	if (!t)
+		return;
+	waker = t->waker;
+	t->waker = NC_WAKER_NONE;
+	if (nc_wait_kind(p, t) < 0 || t->wstate == NC_WAIT_RUNQ)
 		return;
 	if (t->wstate == NC_WAIT_BLOCKED) {
 		u64 slept = nc_net(now, t->wait_start, 0);
 
-		waker = t->waker ? t->waker : NC_WAKER_OTHER;
+		if (waker == NC_WAKER_NONE)
+			waker = NC_WAKER_OTHER;
 		nc_record(NETCOST_STAGE_BLOCKED_LOAD, slept);
 		nc_count(nc_woken_by(waker, 0), 1);
 		nc_count(nc_woken_by(waker, 1), slept);

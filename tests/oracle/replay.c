@@ -644,7 +644,6 @@ static void wait_switch(int c, uint64_t ts, double out, int prev, int next, cons
 			wait_queued(tp, c, out, ts);
 		} else if (tp->load) {
 			tp->wstate = W_BLOCKED;
-			tp->waker = WK_NONE;
 			tp->wait_t = out;
 			tp->wait_raw = ts;
 		} else {
@@ -679,15 +678,15 @@ static void wait_switch(int c, uint64_t ts, double out, int prev, int next, cons
 }
 
 /*
- * sched_waking of a sleeping load task: who wakes it, from the line's
- * context flags (h/H/z/Z: hardirq or NMI, s: serving a softirq) and its
- * task.
+ * sched_waking of a load task: who wakes it, from the line's context
+ * flags (h/H/z/Z: hardirq or NMI, s: serving a softirq) and its task;
+ * its next sched_wakeup takes the note.
  */
 static void wait_waking(int pid, const char *flags, const char *args)
 {
 	struct task *t = task((int)argl(args, "pid", -1)), *w = task(pid);
 
-	if (t->wstate != W_BLOCKED)
+	if (!t->load)
 		return;
 	if (strpbrk(flags, "hHzZ"))
 		t->waker = WK_HARDIRQ;
@@ -719,13 +718,16 @@ static void ev_sched_wakeup(int c, uint64_t ts, const char *ev, const char *args
 		set_comm(pid, comm);
 	}
 	t = task(pid);
+	wk = t->waker;
+	t->waker = WK_NONE;
 	if (wstage(t) < 0 || t->wstate == W_RUNQ)
 		return;
 	if (t->wstate == W_BLOCKED) {
 		double v = at - t->wait_t;
 
 		record(c, ST_BLOCKED_LOAD, v, t->wait_raw, ts, pid, 1);
-		wk = t->waker ? t->waker : WK_OTHER;
+		if (wk == WK_NONE)
+			wk = WK_OTHER;
 		count(c, C_BLOCKED_LOAD_WOKEN_BY_HARDIRQ + 2 * (wk - WK_HARDIRQ), 1);
 		count(c, C_BLOCKED_LOAD_WOKEN_BY_HARDIRQ + 2 * (wk - WK_HARDIRQ) + 1,
 		      (uint64_t)((v < 0 ? 0 : v) + 0.5));
