@@ -343,9 +343,9 @@ void nc_task_switched_in(struct task_struct *next, u64 now);
 /* ---- waiting (wait.c) ---- */
 
 void nc_wait_switch(bool preempt, struct task_struct *prev,
-		    struct task_struct *next, unsigned int prev_state, u64 now);
+		    struct task_struct *next, unsigned int prev_state);
 void nc_wait_waking(struct task_struct *p);
-void nc_wait_wakeup(struct task_struct *p, u64 now);
+void nc_wait_wakeup(struct task_struct *p);
 size_t nc_wait_cpu_size(void);
 
 /* ---- hooks (hooks.c) ---- */

@@ -44,12 +44,13 @@ void nc_tp_sched_switch(void *data, bool preempt, struct task_struct *prev,
 		nc_count(NETCOST_CTR_CTX_SWITCHES_KSOFTIRQD, 1);
 	nc_probe_end(t0);
 
+	/* before the stamp: the work after it is what the oracle models */
+	nc_wait_switch(preempt, prev, next, prev_state);
 	nc_stamp(c, &st);
 	nc_frames_pause(c, prev, &st);
 	nc_task_pause(prev, &st);
 	if (kn != NC_TASK_OTHER)
 		nc_task_switched_in(next, st.now);
-	nc_wait_switch(preempt, prev, next, prev_state, st.now);
 	if (!READ_ONCE(nc_resume_in_fts)) {
 		nc_frames_resume(c, next, &st);
 		nc_task_resume(next, &st);
@@ -98,18 +99,18 @@ void nc_tp_sched_waking(void *data, struct task_struct *p)
 }
 
 /*
- * sched_wakeup and sched_wakeup_new: @p joins a runqueue (wait.c).  The
- * stamp is the probe's first act, as at every end of an interval: it
- * ends a load task's sleep and starts its runqueue wait.
+ * sched_wakeup and sched_wakeup_new: @p joins a runqueue (wait.c).  It
+ * ends a load task's sleep and starts its runqueue wait at one stamp,
+ * taken after the look-ups, as near the probe's end (and the ftrace
+ * event that follows it) as the recording allows.
  */
 void nc_tp_sched_wakeup(void *data, struct task_struct *p)
 {
 	NC_TP_GUARD()
-	u64 now = nc_now();
 	u64 t0 = nc_probe_begin(data);
 
-	nc_wait_wakeup(p, now);
 	nc_probe_end(t0);
+	nc_wait_wakeup(p);
 }
 
 void nc_tp_sched_process_exit(void *data, NC_SCHED_PROCESS_EXIT_ARGS)

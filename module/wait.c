@@ -151,29 +151,37 @@ static int nc_wait_kind(struct task_struct *p, const struct nc_task *t)
 }
 
 /*
- * nc_wait_switch - sched_switch on this CPU at @now: charge the time
- * since the last switch to the class of @prev, start @prev's wait
- * (queued if it is still runnable, else asleep), end @next's.
+ * nc_wait_switch - sched_switch on this CPU: charge the time since the
+ * last switch to the class of @prev, start @prev's wait (queued if it is
+ * still runnable, else asleep), end @next's.  Called before the probe
+ * takes its own stamp, so that none of this work lies between that stamp
+ * and the sched_switch event for the other stages; its own stamp follows
+ * the task-table look-ups, close to the probe's.
  */
 void nc_wait_switch(bool preempt, struct task_struct *prev,
-		    struct task_struct *next, unsigned int prev_state, u64 now)
+		    struct task_struct *next, unsigned int prev_state)
 {
 	struct nc_wait_cpu *w = this_cpu_ptr(&nc_wait_cpu);
 	struct nc_task *tp, *tn;
 	int kp, kn;
+	u8 cls;
+	u64 now;
 
 	if (!nc_wait_on())
 		return;
 	tp = nc_task_kind(prev) != NC_TASK_OTHER ? nc_task_get(prev) :
 						   nc_task_find(prev);
 	tn = nc_task_find(next);
+	cls = nc_wait_class(next, tn);
+	kp = nc_wait_kind(prev, tp);
+	kn = nc_wait_kind(next, tn);
+	now = nc_now();
 
 	if (w->since && (s64)(now - w->since) > 0 && w->cur < NC_CLS_NR)
 		w->acc[w->cur] += now - w->since;
 	w->since = now;
-	w->cur = nc_wait_class(next, tn);
+	w->cur = cls;
 
-	kp = nc_wait_kind(prev, tp);
 	if (kp >= 0 && tp) {
 		if (preempt || prev_state == TASK_RUNNING) {
 			nc_wait_queued(tp, smp_processor_id(), now);
@@ -185,7 +193,6 @@ void nc_wait_switch(bool preempt, struct task_struct *prev,
 		}
 	}
 
-	kn = nc_wait_kind(next, tn);
 	if (kn >= 0 && tn) {
 		if (tn->wstate == NC_WAIT_RUNQ)
 			nc_wait_ran(tn, kn, now);
@@ -240,15 +247,18 @@ void nc_wait_waking(struct task_struct *p)
 }
 
 /*
- * nc_wait_wakeup - sched_wakeup(_new) of @p at @now: @p joins a runqueue
+ * nc_wait_wakeup - sched_wakeup(_new) of @p: @p joins a runqueue
  * (task_cpu(@p)'s), which ends a load task's sleep.  A task already
  * queued (preempted, then woken) keeps its wait; a task on a CPU that is
- * woken starts one that its next sched_switch replaces.
+ * woken starts one that its next sched_switch replaces.  The stamp
+ * follows the look-up: it is as close to the probe's end as the
+ * recording allows, where the sched_wakeup event is.
  */
-void nc_wait_wakeup(struct task_struct *p, u64 now)
+void nc_wait_wakeup(struct task_struct *p)
 {
 	struct nc_task *t;
 	u8 waker;
+	u64 now;
 
 	if (!nc_wait_on())
 		return;
@@ -259,6 +269,7 @@ void nc_wait_wakeup(struct task_struct *p, u64 now)
 	t->waker = NC_WAKER_NONE;
 	if (nc_wait_kind(p, t) < 0 || t->wstate == NC_WAIT_RUNQ)
 		return;
+	now = nc_now();
 	if (t->wstate == NC_WAIT_BLOCKED) {
 		u64 slept = nc_net(now, t->wait_start, 0);
 

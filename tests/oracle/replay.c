@@ -261,8 +261,7 @@ static double tp_start(uint64_t ts)
 static double probe_cost(const char *tp)
 {
 	/* these probes find the task in netcost's task table */
-	if (!strcmp(tp, "sys_exit") || !strcmp(tp, "sched_switch") || !strcmp(tp, "sched_waking") ||
-	    !strcmp(tp, "sched_wakeup") || !strcmp(tp, "sched_wakeup_new"))
+	if (!strcmp(tp, "sys_exit") || !strcmp(tp, "sched_switch") || !strcmp(tp, "sched_waking"))
 		return M->n_sys;
 	return M->n_cpu;
 }
@@ -700,12 +699,15 @@ static void wait_waking(int pid, const char *flags, const char *args)
 		t->waker = w->load ? WK_LOAD : WK_OTHER;
 }
 
-/* sched_wakeup(_new): the task joins target_cpu's runqueue; a sleep ends */
-static void ev_sched_wakeup(int c, uint64_t ts, const char *ev, const char *args)
+/*
+ * sched_wakeup(_new): the task joins target_cpu's runqueue; a sleep ends.
+ * netcost stamps it after its look-ups, near its probe's end: offset 0.
+ */
+static void ev_sched_wakeup(int c, uint64_t ts, const char *args)
 {
 	int pid = (int)argl(args, "pid", -1), cpu = (int)argl(args, "target_cpu", c);
 	const char *cm = arg(args, "comm");
-	double at = tp_end(ts, ev);
+	double at = tp_start(ts);
 	struct task *t;
 	char comm[32];
 	int wk;
@@ -1116,7 +1118,14 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 			wait_waking(pid, flags, args);
 			ev_sched_waking(ts, args);
 		} else if (!strcmp(ev, "sched_wakeup") || !strcmp(ev, "sched_wakeup_new")) {
-			ev_sched_wakeup(cpu, ts, ev, args);
+			ev_sched_wakeup(cpu, ts, args);
+		} else if (!strcmp(ev, "sched_process_exit")) {
+			/* netcost frees the task's slot: no load task, no wait open */
+			struct task *t = task((int)argl(args, "pid", -1));
+
+			t->load = 0;
+			t->wstate = W_NONE;
+			t->waker = WK_NONE;
 		} else if (!strcmp(ev, "sys_enter")) {
 			ev_sys_enter(cpu, ts, args, pid);
 		} else if (!strcmp(ev, "sys_exit")) {
