@@ -118,6 +118,34 @@ for f in load.before load.after kthreads.before kthreads.after after.json info.j
 	cp "/tmp/w.$f" "$out/$f"
 done
 netcost config set recording on
+
+# A disabled group records nothing: without "wait", 1 s of the same
+# load leaves the waiting stages and counters empty (syscall_rx shows
+# that the load ran, and was recorded)
+total() {
+	netcost dump -j | tr -d ' \n' | sed -n "s/.*\"total\":.*\"$1\":{\"count\":\([0-9]*\).*/\1/p; s/.*\"total\":.*\"$1\":\([0-9]*\).*/\1/p" | head -1
+}
+if netcost config set groups irq,softirq,net,sched,syscall; then
+	netcost reset
+	kill -CONT $sink $send
+	sleep 1
+	kill -STOP $sink $send
+	n=0
+	for s in runq_wait_load runq_wait_irq_thread runq_wait_ksoftirqd blocked_load \
+		 runq_wait_behind_other_cycles blocked_load_woken_by_softirq blocked_load_woken_by_irq_thread; do
+		v=$(total $s)
+		n=$((n + ${v:-0}))
+	done
+	r=$(total syscall_rx)
+	if [ "$n" -eq 0 ] && [ "${r:-0}" -gt 0 ]; then
+		ok "group wait off: no waiting figures ($r syscall_rx recorded)"
+	else
+		notok "group wait off: waiting figures sum $n, syscall_rx ${r:-0}"
+	fi
+	netcost config set groups all || notok "groups all"
+else
+	notok "netcost config set groups (all but wait)"
+fi
 kill $spin
 kill -CONT $sink $send
 kill $send $sink 2> /dev/null
