@@ -136,8 +136,12 @@ static void nc_wait_ran(struct nc_task *t, enum nc_task_kind kind, u64 now)
 		return;
 	}
 	/* this CPU's accumulators are up to date at @now (nc_wait_switch()) */
-	for (i = 0; i < NC_CLS_NR; i++)
-		nc_count(nc_behind(i), w->acc[i] - t->wait_snap[i]);
+	for (i = 0; i < NC_CLS_NR; i++) {
+		u64 d = w->acc[i] - t->wait_snap[i];
+
+		if (d)
+			nc_count(nc_behind(i), d);
+	}
 }
 
 /* nc_wait_kind - the kind @p (slot @t) waits as, or -1: not followed */
