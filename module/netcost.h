@@ -344,6 +344,7 @@ void nc_task_switched_in(struct task_struct *next, u64 now);
 
 void nc_wait_switch(bool preempt, struct task_struct *prev,
 		    struct task_struct *next, unsigned int prev_state);
+void nc_wait_flush(void);
 void nc_wait_waking(struct task_struct *p);
 void nc_wait_wakeup(struct task_struct *p);
 size_t nc_wait_cpu_size(void);

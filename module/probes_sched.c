@@ -77,6 +77,7 @@ int nc_kp_finish_task_switch(struct kprobe *p, struct pt_regs *regs)
 	}
 	nc_frames_resume(c, current, &st);
 	nc_task_resume(current, &st);
+	nc_wait_flush();
 	nc_probe_end(t0);
 	return 0;
 }

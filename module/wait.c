@@ -46,6 +46,15 @@ struct nc_wait_cpu {
 	u64 acc[NC_CLS_NR];		/* cycles each class ran on this CPU */
 	u64 since;			/* cycles: the last sched_switch, or 0 */
 	u8 cur;				/* class of the task on the CPU */
+	/*
+	 * the runqueue wait that ended at the last sched_switch, recorded in
+	 * finish_task_switch() (nc_wait_flush())
+	 */
+	bool pend;
+	bool pend_moved;		/* it started on another CPU */
+	u8 pend_stage;			/* enum netcost_stage */
+	u64 pend_start, pend_end;	/* cycles */
+	u64 pend_d[NC_CLS_NR];		/* its cycles behind each class */
 };
 
 static DEFINE_PER_CPU(struct nc_wait_cpu, nc_wait_cpu);
@@ -121,27 +130,51 @@ static void nc_wait_queued(struct nc_task *t, int cpu, u64 now)
 
 /*
  * nc_wait_ran - @t's runqueue wait ends on this CPU at @now (its kind
- * @kind): record it, and split it by what ran here meanwhile.
+ * @kind): split it by what ran here meanwhile, for nc_wait_flush() to
+ * record.  The recording is left to finish_task_switch(), after the
+ * switch: at sched_switch it would lie between netcost's stamps and the
+ * sched_switch event, as a cost the oracle cannot model.
  */
-static void nc_wait_ran(struct nc_task *t, enum nc_task_kind kind, u64 now)
+static void nc_wait_ran(struct nc_wait_cpu *w, struct nc_task *t,
+			enum nc_task_kind kind, u64 now)
 {
-	struct nc_wait_cpu *w = this_cpu_ptr(&nc_wait_cpu);
-	u64 wait = nc_net(now, t->wait_start, 0);
 	int i;
 
 	t->wstate = NC_WAIT_NONE;
-	nc_record(nc_wait_stage[kind], wait);
-	if (t->wait_cpu != smp_processor_id()) {
+	w->pend_stage = nc_wait_stage[kind];
+	w->pend_start = t->wait_start;
+	w->pend_end = now;
+	w->pend_moved = t->wait_cpu != smp_processor_id();
+	/* this CPU's accumulators are up to date at @now (nc_wait_switch()) */
+	if (!w->pend_moved)
+		for (i = 0; i < NC_CLS_NR; i++)
+			w->pend_d[i] = w->acc[i] - t->wait_snap[i];
+	w->pend = true;
+}
+
+/*
+ * nc_wait_flush - record the runqueue wait that ended at this CPU's last
+ * sched_switch, if any: from the finish_task_switch() kprobe (or at
+ * sched_switch without it)
+ */
+void nc_wait_flush(void)
+{
+	struct nc_wait_cpu *w = this_cpu_ptr(&nc_wait_cpu);
+	u64 wait;
+	int i;
+
+	if (!w->pend)
+		return;
+	w->pend = false;
+	wait = nc_net(w->pend_end, w->pend_start, 0);
+	nc_record(w->pend_stage, wait);
+	if (w->pend_moved) {
 		nc_count(NETCOST_CTR_RUNQ_WAIT_BEHIND_OTHER_CYCLES, wait);
 		return;
 	}
-	/* this CPU's accumulators are up to date at @now (nc_wait_switch()) */
-	for (i = 0; i < NC_CLS_NR; i++) {
-		u64 d = w->acc[i] - t->wait_snap[i];
-
-		if (d)
-			nc_count(nc_behind(i), d);
-	}
+	for (i = 0; i < NC_CLS_NR; i++)
+		if (w->pend_d[i])
+			nc_count(nc_behind(i), w->pend_d[i]);
 }
 
 /* nc_wait_kind - the kind @p (slot @t) waits as, or -1: not followed */
@@ -173,6 +206,7 @@ void nc_wait_switch(bool preempt, struct task_struct *prev,
 
 	if (!nc_wait_on())
 		return;
+	nc_wait_flush();	/* none left without finish_task_switch() */
 	tp = nc_task_kind(prev) != NC_TASK_OTHER ? nc_task_get(prev) :
 						   nc_task_find(prev);
 	tn = nc_task_find(next);
@@ -199,10 +233,12 @@ void nc_wait_switch(bool preempt, struct task_struct *prev,
 
 	if (kn >= 0 && tn) {
 		if (tn->wstate == NC_WAIT_RUNQ)
-			nc_wait_ran(tn, kn, now);
+			nc_wait_ran(w, tn, kn, now);
 		/* asleep without a wake-up seen (hooks just attached): dropped */
 		tn->wstate = NC_WAIT_NONE;
 	}
+	if (!READ_ONCE(nc_resume_in_fts))
+		nc_wait_flush();
 }
 
 /* nc_waker - who runs the current wake-up */
