@@ -61,14 +61,16 @@ stopped() {
 		[ "$s" = T ] || [ "$s" = t ] || return 1
 	done
 }
-# delays FILE TID... - "tid comm run_delay" per thread
+# delays FILE TID... - "tid comm run_delay switch-ins preemptions" per
+# thread (schedstat fields 2 and 3, nonvoluntary_ctxt_switches)
 delays() {
 	f=$1; shift
 	: > "$f"
 	for t in "$@"; do
 		read -r run delay n < "/proc/$t/schedstat" || continue
 		read -r comm < "/proc/$t/comm"
-		echo "$t $comm $delay $n" >> "$f"
+		nv=$(sed -n 's/^nonvoluntary_ctxt_switches:[^0-9]*//p' "/proc/$t/status")
+		echo "$t $comm $delay $n ${nv:-0}" >> "$f"
 	done
 }
 kthreads() {
