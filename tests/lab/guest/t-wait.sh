@@ -104,6 +104,10 @@ wait_for test -s /tmp/wready || notok "sink did not come up"
 in-ns netcost-gen send -H 10.0.0.1 -p 9100 -m 18 -r 4000 -b 4 -l 120 -C 0 -q --report-wait 0 \
 	> "$out/send.out" 2>&1 &
 send=$!
+# the sender is running once its worker thread exists (nsenter has
+# exec'd netcost-gen under the same pid, which started its worker)
+nthreads() { ls "/proc/$1/task" 2> /dev/null | wc -l; }
+wait_for [ "$(nthreads $send)" -ge 2 ] || notok "the sender's worker thread did not start"
 sleep 1
 
 # The load tasks: the sink, and the sender's worker threads.  The
