@@ -80,20 +80,6 @@ kthreads() {
 	done
 }
 
-# No wake-up preemption among normal tasks while this runs: the switch
-# that follows a wake-up preemption keeps the runqueue clock of the
-# wake-up (rq_clock_skip_update()), so run_delay would lose that latency
-# on the woken task and add it to the preempted one.  Wake-ups of RT
-# tasks (IRQ threads, ktimers) still preempt: check-wait allows for those.
-F=/sys/kernel/debug/sched/features
-[ -e $F ] || F=/sys/kernel/debug/sched_features
-nowp=0
-if grep -qw WAKEUP_PREEMPTION $F 2> /dev/null && echo NO_WAKEUP_PREEMPTION > $F; then
-	nowp=1
-else
-	diag "cannot turn WAKEUP_PREEMPTION off ($F): run_delay keeps the wake-up preemption skew"
-fi
-
 taskset -c 0 sh -c 'while :; do :; done' &
 spin=$!
 rm -f /tmp/wready
@@ -174,7 +160,6 @@ else
 	notok "netcost config set groups (all but wait)"
 fi
 kill $spin
-[ $nowp = 1 ] && echo WAKEUP_PREEMPTION > $F
 kill -CONT $sink $send
 kill $send $sink 2> /dev/null
 wait $send $sink $spin 2> /dev/null
