@@ -92,7 +92,7 @@ in-ns netcost-gen send -H 10.0.0.1 -p 9100 -m 18 -r 4000 -b 4 -l 120 -C 0 -q --r
 send=$!
 # the sender is running once its worker thread exists (nsenter has
 # exec'd netcost-gen under the same pid, which started its worker)
-nthreads() { ls "/proc/$1/task" 2> /dev/null | wc -l; }
+nthreads() { set -- /proc/$1/task/*; [ -e "$1" ] && echo $# || echo 0; }
 wait_for [ "$(nthreads $send)" -ge 2 ] || notok "the sender's worker thread did not start"
 sleep 1
 
@@ -106,21 +106,27 @@ wait_for stopped $all || notok "the load did not stop"
 kt=$(kthreads)
 # the figures go to /tmp first: a write to /mnt/out (9p) inside the
 # window would wake the virtio IRQ thread there
+# IRQ threads and ksoftirqd run on: their figures are read on both
+# sides of each netcost command (.0 before, .1 after), so that the waits
+# that end inside the command are bounded, as check-stages bounds counts
 delays /tmp/w.load.before $load
-delays /tmp/w.kthreads.before $kt
+delays /tmp/w.kthreads.before.0 $kt
 netcost reset || notok "netcost reset"
+delays /tmp/w.kthreads.before.1 $kt
 kill -CONT $sink $send
 sleep "$secs"
 kill -STOP $sink $send
 wait_for stopped $all || notok "the load did not stop"
+delays /tmp/w.kthreads.after.0 $kt
 netcost config set recording off || notok "recording off"
-delays /tmp/w.kthreads.after $kt
+delays /tmp/w.kthreads.after.1 $kt
 delays /tmp/w.load.after $load
 netcost dump -j > /tmp/w.after.json || notok "netcost dump -j"
 netcost info -j > /tmp/w.info.json || notok "netcost info -j"
 netcost save /tmp/w.snapshot.json --note "t-wait: ${secs}s of paced UDP beside a spinner" ||
 	notok "netcost save"
-for f in load.before load.after kthreads.before kthreads.after after.json info.json snapshot.json; do
+for f in load.before load.after kthreads.before.0 kthreads.before.1 kthreads.after.0 kthreads.after.1 \
+	 after.json info.json snapshot.json; do
 	cp "/tmp/w.$f" "$out/$f"
 done
 netcost config set recording on
