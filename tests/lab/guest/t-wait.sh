@@ -93,7 +93,8 @@ send=$!
 # the sender is running once its worker thread exists (nsenter has
 # exec'd netcost-gen under the same pid, which started its worker)
 nthreads() { set -- /proc/$1/task/*; [ -e "$1" ] && echo $# || echo 0; }
-wait_for [ "$(nthreads $send)" -ge 2 ] || notok "the sender's worker thread did not start"
+sender_up() { [ "$(nthreads $send)" -ge 2 ]; }
+wait_for sender_up || notok "the sender's worker thread did not start"
 sleep 1
 
 # The load tasks: the sink, and the sender's worker threads.  The
