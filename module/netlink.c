@@ -166,7 +166,8 @@ static int nc_info_fill(struct sk_buff *msg, const struct genl_info *info,
 	    nla_put_u32(msg, NETCOST_A_HIST_BUCKETS, NETCOST_HIST_BUCKETS) ||
 	    nla_put_u32(msg, NETCOST_A_HIST_SUB_BITS, NETCOST_HIST_SUB_BITS) ||
 	    nla_put_u32(msg, NETCOST_A_MEM_PER_CPU,
-			sizeof(struct nc_cpu_stats) + sizeof(struct nc_cpu)) ||
+			sizeof(struct nc_cpu_stats) + sizeof(struct nc_cpu) +
+			nc_wait_cpu_size()) ||
 	    nla_put_u64_64bit(msg, NETCOST_A_RESET_NS, READ_ONCE(nc_reset_ns),
 			      NETCOST_A_PAD) ||
 	    nla_put_u64_64bit(msg, NETCOST_A_NOW_NS, ktime_get_ns(), NETCOST_A_PAD) ||

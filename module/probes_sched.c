@@ -19,6 +19,9 @@
  * CPU; the TSC is shared) to the sched_switch that puts it on a CPU.  A
  * waking of a thread that is queued or running changes nothing and is
  * not a start.
+ *
+ * Runqueue waits and sleeps of the packet path's tasks: wait.c, fed from
+ * sched_switch, sched_waking and sched_wakeup(_new).
  */
 #include <linux/kprobes.h>
 
@@ -41,6 +44,8 @@ void nc_tp_sched_switch(void *data, bool preempt, struct task_struct *prev,
 		nc_count(NETCOST_CTR_CTX_SWITCHES_KSOFTIRQD, 1);
 	nc_probe_end(t0);
 
+	/* before the stamp: the work after it is what the oracle models */
+	nc_wait_switch(preempt, prev, next, prev_state);
 	nc_stamp(c, &st);
 	nc_frames_pause(c, prev, &st);
 	nc_task_pause(prev, &st);
@@ -72,6 +77,7 @@ int nc_kp_finish_task_switch(struct kprobe *p, struct pt_regs *regs)
 	}
 	nc_frames_resume(c, current, &st);
 	nc_task_resume(current, &st);
+	nc_wait_flush();
 	nc_probe_end(t0);
 	return 0;
 }
@@ -82,6 +88,7 @@ void nc_tp_sched_waking(void *data, struct task_struct *p)
 	struct nc_task *t;
 	u64 t0;
 
+	nc_wait_waking(p);
 	if (nc_task_kind(p) == NC_TASK_OTHER || READ_ONCE(p->on_rq))
 		return;
 	t0 = nc_probe_begin(data);
@@ -90,6 +97,21 @@ void nc_tp_sched_waking(void *data, struct task_struct *p)
 	/* the start of an interval: stamped as the probe's last act */
 	if (t)
 		cmpxchg(&t->waking, 0, nc_now());
+}
+
+/*
+ * sched_wakeup and sched_wakeup_new: @p joins a runqueue (wait.c).  It
+ * ends a load task's sleep and starts its runqueue wait at one stamp,
+ * taken after the look-ups, as near the probe's end (and the ftrace
+ * event that follows it) as the recording allows.
+ */
+void nc_tp_sched_wakeup(void *data, struct task_struct *p)
+{
+	NC_TP_GUARD()
+	u64 t0 = nc_probe_begin(data);
+
+	nc_probe_end(t0);
+	nc_wait_wakeup(p);
 }
 
 void nc_tp_sched_process_exit(void *data, NC_SCHED_PROCESS_EXIT_ARGS)

@@ -83,6 +83,7 @@ ftrace_on() {
 	for e in irq/irq_handler_entry irq/irq_handler_exit irq/softirq_entry irq/softirq_exit \
 		irq_vectors nmi/nmi_handler \
 		sched/sched_switch sched/sched_waking sched/sched_wakeup sched/sched_wakeup_new \
+		sched/sched_process_exit \
 		raw_syscalls napi/napi_poll \
 		net/netif_receive_skb_entry net/netif_receive_skb_exit \
 		net/napi_gro_receive_entry net/napi_gro_receive_exit \

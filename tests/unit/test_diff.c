@@ -209,6 +209,58 @@ static void test_print(void **state)
 	free(d);
 }
 
+/*
+ * the waiting stages (issue 12) have a section of their own, after the
+ * other work, and are not in the total
+ */
+static void test_waiting_section(void **state)
+{
+	struct nc_model *a = calloc(2, sizeof(*a)), *b = a + 1;
+	struct nc_diff *d = calloc(1, sizeof(*d));
+	const char *nested, *waiting, *napi, *runq, *blocked;
+	char *buf = NULL;
+	size_t len = 0;
+	double total_a;
+	FILE *f;
+	int i;
+
+	(void)state;
+	tiny(a, 10, 100, 200, 1000, 2000000);
+	tiny(b, 10, 150, 450, 1000, 2000000);
+	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), 0);
+	total_a = d->total_a;
+	memset(d, 0, sizeof(*d));
+	for (i = 0; i < 10; i++) {
+		synth_record(nc_cpu_hist(nc_model_cpu(a, 0), NETCOST_STAGE_RUNQ_WAIT_LOAD), 5000);
+		synth_record(nc_cpu_hist(nc_model_cpu(b, 0), NETCOST_STAGE_RUNQ_WAIT_LOAD), 90000);
+		synth_record(nc_cpu_hist(nc_model_cpu(b, 0), NETCOST_STAGE_BLOCKED_LOAD), 7000);
+	}
+	nc_model_sum_total(a, NULL);
+	nc_model_sum_total(b, NULL);
+	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), 0);
+	assert_true(NEAR(d->total_a, total_a));
+	assert_int_equal(find(d, "runq_wait_load")->role, NC_ROLE_LATENCY);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(nc_diff_print(f, d, false), 0);
+	fclose(f);
+	nested = strstr(buf, "-- not in the total (nested, or other work):");
+	waiting = strstr(buf, "-- waiting (time off CPU, not in the total):");
+	napi = strstr(buf, "napi_poll ");
+	runq = strstr(buf, "runq_wait_load ");
+	blocked = strstr(buf, "blocked_load ");
+	assert_non_null(nested);
+	assert_non_null(waiting);
+	assert_non_null(napi);
+	assert_non_null(runq);
+	assert_non_null(blocked);
+	assert_true(nested < napi && napi < waiting && waiting < runq && runq < blocked);
+	free(buf);
+	nc_model_free(a);
+	nc_model_free(b);
+	free(a);
+	free(d);
+}
+
 /* diff_json - nc_diff_print(-j) of @d, parsed */
 static json_t *diff_json(const struct nc_diff *d)
 {
@@ -307,6 +359,7 @@ int main(void)
 		cmocka_unit_test(test_synthetic_rt),
 		cmocka_unit_test(test_warnings_and_no_packets),
 		cmocka_unit_test(test_print),
+		cmocka_unit_test(test_waiting_section),
 		cmocka_unit_test(test_undefined_figures),
 	};
 

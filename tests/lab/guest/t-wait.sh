@@ -1,0 +1,180 @@
+#!/bin/sh
+# t-wait.sh - (guest) the waiting stages against the scheduler's own
+# figures: /proc/<pid>/task/<tid>/schedstat, field 2 (run_delay, ns: the
+# time a task spent queued before it ran).  The host's check-wait
+# compares; this script keeps the figures in OUTDIR and checks what
+# needs no arithmetic.
+#
+#   CPU 0: the sink (root ns), the sender (peer ns, paced) and a nice-0
+#          spinner, so that the load tasks queue behind each other and
+#          behind the spinner;
+#   CPU 1: this script and every netcost command (they are load tasks
+#          too: netlink is sendmsg/recvmsg), so that their own waits stay
+#          off CPU 0.
+#
+# The window is exact for the load: the load is stopped (SIGSTOP, every
+# thread in state T, so no wait is open) while run_delay is read and
+# netcost is reset, then runs SECONDS, then is stopped again before
+# run_delay is read back.  IRQ threads and ksoftirqd cannot be stopped:
+# their run_delay is read right before the reset and right after
+# recording stops, and waits that end inside those reads count on one
+# side only (check-wait's tolerance).
+#
+# usage: t-wait.sh OUTDIR [SECONDS]
+out=${1:-/mnt/out}
+secs=${2:-4}
+mkdir -p "$out"
+. /lab/lib.sh
+notok() { not_ok "$@"; }
+
+wait_for() {
+	i=0
+	until "$@"; do
+		i=$((i + 1))
+		[ $i -gt 100 ] && return 1
+		sleep 0.1
+	done
+}
+
+ncpu=$(grep -c ^processor /proc/cpuinfo)
+if [ "$ncpu" -lt 2 ]; then
+	skip "t-wait needs 2 CPUs (this guest has $ncpu)"
+	exit 0
+fi
+taskset -p -c 1 $$ > /dev/null || notok "taskset: this script to CPU 1"
+
+if lsmod | grep -q '^netcost '; then rmmod netcost; fi
+if insmod /lib/netcost/netcost.ko; then ok "insmod netcost.ko"; else notok "insmod netcost.ko"; exit 1; fi
+
+# threads PID... - the thread ids of the processes
+threads() {
+	for p in "$@"; do ls "/proc/$p/task" 2> /dev/null; done
+}
+# workers PID - the threads of PID but its main thread
+workers() {
+	ls "/proc/$1/task" 2> /dev/null | grep -vx "$1"
+}
+# stopped TID... - every thread is stopped (state T)
+stopped() {
+	for t in "$@"; do
+		s=$(sed 's/.*) //' "/proc/$t/stat" 2> /dev/null | cut -d' ' -f1)
+		[ "$s" = T ] || [ "$s" = t ] || return 1
+	done
+}
+# delays FILE TID... - "tid comm run_delay switch-ins preemptions" per
+# thread (schedstat fields 2 and 3, nonvoluntary_ctxt_switches)
+delays() {
+	f=$1; shift
+	: > "$f"
+	for t in "$@"; do
+		read -r run delay n < "/proc/$t/schedstat" || continue
+		read -r comm < "/proc/$t/comm"
+		nv=$(sed -n 's/^nonvoluntary_ctxt_switches:[^0-9]*//p' "/proc/$t/status")
+		echo "$t $comm $delay $n ${nv:-0}" >> "$f"
+	done
+}
+kthreads() {
+	for p in /proc/[0-9]*; do
+		read -r comm < "$p/comm" 2> /dev/null || continue
+		case $comm in irq/*|ksoftirqd/*) echo "${p#/proc/}" ;; esac
+	done
+}
+
+taskset -c 0 sh -c 'while :; do :; done' &
+spin=$!
+rm -f /tmp/wready
+netcost-gen sink -p 9100 -C 0 -l 120 --idle-timeout 60 -q --ready-file /tmp/wready \
+	> "$out/sink.out" 2>&1 &
+sink=$!
+wait_for test -s /tmp/wready || notok "sink did not come up"
+in-ns netcost-gen send -H 10.0.0.1 -p 9100 -m 18 -r 4000 -b 4 -l 120 -C 0 -q --report-wait 0 \
+	> "$out/send.out" 2>&1 &
+send=$!
+# the sender is running once its worker thread exists (nsenter has
+# exec'd netcost-gen under the same pid, which started its worker)
+nthreads() { set -- /proc/$1/task/*; [ -e "$1" ] && echo $# || echo 0; }
+sender_up() { [ "$(nthreads $send)" -ge 2 ]; }
+wait_for sender_up || notok "the sender's worker thread did not start"
+sleep 1
+
+# The load tasks: the sink, and the sender's worker threads.  The
+# sender's main thread only waits for its workers and never enters a
+# socket call: it is no load task, and its run_delay is left out.
+all=$(threads $sink $send)
+load="$sink $(workers $send)"
+kill -STOP $sink $send
+wait_for stopped $all || notok "the load did not stop"
+kt=$(kthreads)
+# the figures go to /tmp first: a write to /mnt/out (9p) inside the
+# window would wake the virtio IRQ thread there
+# IRQ threads and ksoftirqd run on: their figures are read on both
+# sides of each netcost command (.0 before, .1 after), so that the waits
+# that end inside the command are bounded, as check-stages bounds counts
+delays /tmp/w.load.before $load
+delays /tmp/w.kthreads.before.0 $kt
+netcost reset || notok "netcost reset"
+delays /tmp/w.kthreads.before.1 $kt
+kill -CONT $sink $send
+sleep "$secs"
+kill -STOP $sink $send
+wait_for stopped $all || notok "the load did not stop"
+delays /tmp/w.kthreads.after.0 $kt
+netcost config set recording off || notok "recording off"
+delays /tmp/w.kthreads.after.1 $kt
+delays /tmp/w.load.after $load
+netcost dump -j > /tmp/w.after.json || notok "netcost dump -j"
+netcost info -j > /tmp/w.info.json || notok "netcost info -j"
+netcost save /tmp/w.snapshot.json --note "t-wait: ${secs}s of paced UDP beside a spinner" ||
+	notok "netcost save"
+for f in load.before load.after kthreads.before.0 kthreads.before.1 kthreads.after.0 kthreads.after.1 \
+	 after.json info.json snapshot.json; do
+	cp "/tmp/w.$f" "$out/$f"
+done
+netcost config set recording on
+
+# A disabled group records nothing: without "wait", 1 s of the same
+# load leaves the waiting stages and counters empty (syscall_rx shows
+# that the load ran, and was recorded)
+# total NAME - a stage's count or a counter's value over all CPUs in
+# /tmp/w.off.json (one dump, split at braces and commas: a regex over
+# the whole dump as one line takes minutes in busybox sed under TCG)
+total() {
+	tr -d ' \n' < /tmp/w.off.json | tr '{,' '\n\n' | awk -v k="\"$1\":" '
+		$0 == "\"total\":" { t = 1; next }
+		t && $0 == k { getline; sub(/^"count":/, ""); print; exit }
+		t && index($0, k) == 1 { print substr($0, length(k) + 1); exit }'
+}
+if netcost config set groups irq,softirq,net,sched,syscall; then
+	netcost reset
+	kill -CONT $sink $send
+	sleep 1
+	kill -STOP $sink $send
+	netcost dump -j > /tmp/w.off.json || notok "netcost dump -j (group wait off)"
+	n=0
+	for s in runq_wait_load runq_wait_irq_thread runq_wait_ksoftirqd blocked_load \
+		 runq_wait_behind_other_cycles blocked_load_woken_by_softirq blocked_load_woken_by_irq_thread; do
+		v=$(total $s)
+		n=$((n + ${v:-0}))
+	done
+	r=$(total syscall_rx)
+	if [ "$n" -eq 0 ] && [ "${r:-0}" -gt 0 ]; then
+		ok "group wait off: no waiting figures ($r syscall_rx recorded)"
+	else
+		notok "group wait off: waiting figures sum $n, syscall_rx ${r:-0}"
+	fi
+	netcost config set groups all || notok "groups all"
+else
+	notok "netcost config set groups (all but wait)"
+fi
+kill $spin
+kill -CONT $sink $send
+kill $send $sink 2> /dev/null
+wait $send $sink $spin 2> /dev/null
+if [ -s "$out/after.json" ] && [ -s "$out/load.after" ]; then
+	ok "t-wait: $secs s of paced UDP on CPU 0 beside a spinner, run_delay kept"
+else
+	notok "t-wait: no figures kept"
+fi
+rmmod netcost || notok "rmmod netcost"
+dmesg > "$out/dmesg"
+if grep -qE 'WARNING|BUG|Oops|scheduling while atomic' "$out/dmesg"; then notok "dmesg clean"; else ok "dmesg clean"; fi
