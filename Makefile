@@ -19,10 +19,7 @@
 
 NETCOST_CACHE ?= /var/cache/netcost
 export NETCOST_CACHE
-# 7.3-rt is set up and passes the oracle, but not yet the two-CPU lab
-# check: without the per-CPU BH lock its softirq runs interleave on one
-# CPU (issue 13); LAB_KERNELS="... 7.3-rt" runs it.
-LAB_KERNELS ?= 6.1 6.1-rt 6.12 6.12-rt 7.3
+LAB_KERNELS ?= 6.1 6.1-rt 6.12 6.12-rt 7.3 7.3-rt
 VERSION := $(shell sed -n 's/^\#define NETCOST_VERSION\t*"\(.*\)"/\1/p' include/uapi/netcost.h)
 BUILD := $(CURDIR)/build
 KERNEL_SRC := Kbuild $(wildcard module/*.c module/*.h include/*.h include/uapi/*.h)

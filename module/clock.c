@@ -12,9 +12,14 @@
  *     only, never also to the frame.
  * Every start and end is an nc_stamp (clock and totals read as one unit).
  * A frame cannot migrate: softirqs and packet processing run with BHs
- * disabled, which on PREEMPT_RT disables migration, so per-CPU state is
- * enough; frames that can migrate (system calls, IRQ thread runs) live in
- * the task table (tasks.c).
+ * disabled, which on PREEMPT_RT disables migration, so this CPU's totals
+ * are the ones to subtract.  Where softirqs are serialised per CPU the
+ * frames themselves are per CPU (struct nc_bh in nc_cpu); where they are
+ * not (PREEMPT_RT since 6.18 without CONFIG_PREEMPT_RT_NEEDS_BH_LOCK,
+ * compat.h's NC_BH_PER_TASK) one task's softirq can be preempted by
+ * another's on the same CPU, and each task keeps its own struct nc_bh in
+ * its task slot (tasks.c).  Frames that can migrate (system calls, IRQ
+ * thread runs) live in the task table too.
  */
 #include "netcost.h"
 
@@ -76,25 +81,92 @@ static void nc_frame_resume(struct nc_frame *f, struct task_struct *next,
 }
 
 /*
+ * nc_bh_of - the softirq frames @p may own: this CPU's, or with
+ * NC_BH_PER_TASK @p's own, if it has any open
+ */
+static struct nc_bh *nc_bh_of(struct nc_cpu *c, struct task_struct *p)
+{
+#if NC_BH_PER_TASK
+	struct nc_task *t = nc_task_find(p);
+
+	return t && (t->frames & NC_FRAME_BH) ? &t->bh : NULL;
+#else
+	return &c->bh;
+#endif
+}
+
+/*
  * nc_frames_pause - @prev leaves the CPU (sched_switch): stop the clock
- * of the per-CPU frames it owns.  On PREEMPT_RT a softirq, and the packet
+ * of the softirq frames it owns.  On PREEMPT_RT a softirq, and the packet
  * it is processing, run in a preemptible thread.
  */
 void nc_frames_pause(struct nc_cpu *c, struct task_struct *prev,
 		     const struct nc_stamp *st)
 {
-	nc_frame_pause(&c->softirq, prev, st);
-	nc_frame_pause(&c->napi, prev, st);
-	nc_frame_pause(&c->rx, prev, st);
-	nc_frame_pause(&c->tx, prev, st);
+	struct nc_bh *b = nc_bh_of(c, prev);
+
+	if (!b)
+		return;
+	nc_frame_pause(&b->softirq, prev, st);
+	nc_frame_pause(&b->napi, prev, st);
+	nc_frame_pause(&b->rx, prev, st);
+	nc_frame_pause(&b->tx, prev, st);
 }
 
 /* nc_frames_resume - @next runs again (finish_task_switch): restart them */
 void nc_frames_resume(struct nc_cpu *c, struct task_struct *next,
 		      const struct nc_stamp *st)
 {
-	nc_frame_resume(&c->softirq, next, st);
-	nc_frame_resume(&c->napi, next, st);
-	nc_frame_resume(&c->rx, next, st);
-	nc_frame_resume(&c->tx, next, st);
+	struct nc_bh *b = nc_bh_of(c, next);
+
+	if (!b)
+		return;
+	nc_frame_resume(&b->softirq, next, st);
+	nc_frame_resume(&b->napi, next, st);
+	nc_frame_resume(&b->rx, next, st);
+	nc_frame_resume(&b->tx, next, st);
 }
+
+/* nc_bh_reset - forget the open softirq frames (hooks came or went) */
+void nc_bh_reset(struct nc_bh *b)
+{
+	WRITE_ONCE(b->rx_skip, 0);
+	WRITE_ONCE(b->softirq.depth, 0);
+	WRITE_ONCE(b->napi.depth, 0);
+	WRITE_ONCE(b->rx.depth, 0);
+	WRITE_ONCE(b->tx.depth, 0);
+}
+
+#if NC_BH_PER_TASK
+struct nc_bh *nc_bh_find(struct nc_cpu *c)
+{
+	struct nc_task *t = nc_task_find(current);
+
+	return t && (t->frames & NC_FRAME_BH) ? &t->bh : NULL;
+}
+
+struct nc_bh *nc_bh_get(struct nc_cpu *c)
+{
+	struct nc_task *t = nc_task_get(current);
+
+	if (!t)
+		return NULL;
+	t->frames |= NC_FRAME_BH;
+	return &t->bh;
+}
+
+/*
+ * nc_bh_put - once none of the task's softirq frames is open (and no
+ * loopback entry is being skipped), the slot may go back to the table
+ */
+void nc_bh_put(struct nc_bh *b)
+{
+	struct nc_task *t = container_of(b, struct nc_task, bh);
+
+	if (b->softirq.depth || b->napi.depth || b->rx.depth || b->tx.depth ||
+	    b->rx_skip)
+		return;
+	t->frames &= ~NC_FRAME_BH;
+	nc_task_put(t);
+}
+#endif

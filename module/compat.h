@@ -70,6 +70,26 @@
 #endif
 
 /*
+ * NC_BH_PER_TASK - whether the frames of softirq processing (the softirq
+ * run and the NAPI poll, rx and tx frames nested in it) must live in the
+ * task, not the CPU.  PREEMPT_RT runs softirqs preemptible, in the task
+ * that disables BHs; up to 6.17 a per-CPU local lock (softirq_ctrl.lock)
+ * serialises those sections, so one set of frames per CPU is enough.
+ * Since 6.18 ("softirq: Allow to drop the softirq-BKL lock on
+ * PREEMPT_RT", 3253cb49cbad) local_bh_disable() only disables migration
+ * unless CONFIG_PREEMPT_RT_NEEDS_BH_LOCK keeps the lock: a task in a
+ * softirq can be preempted by another that runs a softirq on the same
+ * CPU (Debian's 7.3 RT kernel: the option is off).  The task still
+ * cannot migrate, so its frames keep using this CPU's totals.
+ */
+#if IS_ENABLED(CONFIG_PREEMPT_RT) && !IS_ENABLED(CONFIG_PREEMPT_RT_NEEDS_BH_LOCK) && \
+	LINUX_VERSION_CODE >= KERNEL_VERSION(6, 18, 0)
+#define NC_BH_PER_TASK	1
+#else
+#define NC_BH_PER_TASK	0
+#endif
+
+/*
  * nr_irqs is hidden since 6.13 ("genirq: Introduce irq_get_nr_irqs()");
  * the exported getter replaces it.
  */

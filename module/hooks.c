@@ -283,13 +283,9 @@ static void nc_frames_reset(void)
 
 		WRITE_ONCE(c->hardirq_start, 0);
 		WRITE_ONCE(c->vector_start, 0);
-		WRITE_ONCE(c->rx_skip, 0);
 		WRITE_ONCE(c->switch_start, 0);
 		WRITE_ONCE(c->bh_owner, NULL);
-		WRITE_ONCE(c->softirq.depth, 0);
-		WRITE_ONCE(c->napi.depth, 0);
-		WRITE_ONCE(c->rx.depth, 0);
-		WRITE_ONCE(c->tx.depth, 0);
+		nc_bh_reset(&c->bh);
 	}
 	nc_tasks_flush();
 }

@@ -96,9 +96,10 @@ static int __init netcost_init(void)
 	if (err)
 		goto err_hooks;
 
-	pr_info("netcost %s: loaded (%s%s, tsc %u kHz)\n", NETCOST_VERSION,
+	pr_info("netcost %s: loaded (%s%s%s, tsc %u kHz)\n", NETCOST_VERSION,
 		IS_ENABLED(CONFIG_PREEMPT_RT) ? "PREEMPT_RT" : "stock",
 		!IS_ENABLED(CONFIG_PREEMPT_RT) && nc_threadirqs ? "+threadirqs" : "",
+		NC_BH_PER_TASK ? ", softirqs not serialised: softirq frames per task" : "",
 		tsc_khz);
 	return 0;
 

@@ -125,6 +125,27 @@ enum nc_softirq_ctx {
 	NC_IN_TASK_BH_ENABLE,
 };
 
+/*
+ * The frames of softirq processing: a softirq run and the NAPI poll, rx
+ * and tx frames that nest in it (or run with BHs disabled in a task).
+ * Where softirqs are serialised per CPU, one set per CPU (nc_cpu.bh);
+ * where they are not (compat.h: NC_BH_PER_TASK), runs of two tasks
+ * interleave on one CPU and each task keeps its own set in its task slot
+ * (nc_task.bh), marked in nc_task.frames by NC_FRAME_BH while any is open.
+ */
+struct nc_bh {
+	struct nc_frame softirq;
+	unsigned int softirq_vec;
+	enum nc_softirq_ctx softirq_ctx;
+	struct nc_frame napi;		/* from NET_RX start or the last poll */
+	struct nc_frame rx;
+	struct nc_frame tx;
+	struct task_struct *rx_skip_owner; /* loopback rx entries being skipped */
+	int rx_skip;
+};
+
+#define NC_FRAME_BH	BIT(16)		/* nc_task.frames: nc_task.bh in use */
+
 /* nc_cpu.rec: this CPU records (with the NETCOST_GROUP_* bits below) */
 #define NC_REC_ON	BIT(31)
 
@@ -139,14 +160,7 @@ struct nc_cpu {
 	u64 vector_start;		/* cycles, 0 = no system vector open */
 	u64 vector_hard;		/* hard_total at vector_start (NMIs) */
 	struct task_struct *bh_owner;	/* the task inside do_softirq(), or NULL */
-	struct task_struct *rx_skip_owner; /* loopback rx entries being skipped */
-	int rx_skip;
-	struct nc_frame softirq;
-	unsigned int softirq_vec;
-	enum nc_softirq_ctx softirq_ctx;
-	struct nc_frame napi;		/* from NET_RX start or the last poll */
-	struct nc_frame rx;
-	struct nc_frame tx;
+	struct nc_bh bh;		/* unused if NC_BH_PER_TASK */
 	u64 switch_start;		/* cycles at sched_switch, 0 = none */
 };
 
@@ -261,6 +275,33 @@ void nc_frames_pause(struct nc_cpu *c, struct task_struct *prev,
 		     const struct nc_stamp *st);
 void nc_frames_resume(struct nc_cpu *c, struct task_struct *next,
 		      const struct nc_stamp *st);
+void nc_bh_reset(struct nc_bh *b);
+
+/*
+ * nc_bh_find - the running task's softirq frames, or NULL if it has none
+ * open; nc_bh_get - the same, claimed (NULL: the task table is full);
+ * nc_bh_put - after a frame closed: give them back once none is open.
+ * Without NC_BH_PER_TASK: this CPU's, always.
+ */
+#if NC_BH_PER_TASK
+struct nc_bh *nc_bh_find(struct nc_cpu *c);
+struct nc_bh *nc_bh_get(struct nc_cpu *c);
+void nc_bh_put(struct nc_bh *b);
+#else
+static inline struct nc_bh *nc_bh_find(struct nc_cpu *c)
+{
+	return &c->bh;
+}
+
+static inline struct nc_bh *nc_bh_get(struct nc_cpu *c)
+{
+	return &c->bh;
+}
+
+static inline void nc_bh_put(struct nc_bh *b)
+{
+}
+#endif
 
 /* ---- task table (tasks.c) ---- */
 
@@ -306,6 +347,9 @@ struct nc_task {
 	struct task_struct *task;	/* key; NULL = free slot */
 	pid_t pid;
 	struct_group(state,
+#if NC_BH_PER_TASK
+		struct nc_bh bh;	/* softirq frames, NC_FRAME_BH */
+#endif
 		u32 frames;		/* NC_FRAME_* open */
 		u64 waking;		/* cycles at sched_waking, or 0 */
 		u64 out_at;		/* cycles: switched out, or 0 */

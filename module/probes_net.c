@@ -20,6 +20,9 @@
  *
  * tx_xmit: one packet through a driver's xmit, net_dev_start_xmit ->
  * net_dev_xmit, loopback excluded.
+ *
+ * The frames are this CPU's, or the running task's where softirqs are
+ * not serialised per CPU (NC_BH_PER_TASK: nc_bh_get(), probes_softirq.c).
  */
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
@@ -32,6 +35,7 @@ void nc_tp_napi_poll(void *data, struct napi_struct *napi, int work,
 	NC_TP_GUARD()
 	struct nc_cpu *c = this_nc_cpu();
 	struct nc_stamp st;
+	struct nc_bh *b;
 	u64 t0;
 
 	nc_stamp(c, &st);
@@ -39,11 +43,12 @@ void nc_tp_napi_poll(void *data, struct napi_struct *napi, int work,
 	nc_record(NETCOST_STAGE_NAPI_POLL_WORK, max(work, 0));
 	if (work >= budget)
 		nc_count(NETCOST_CTR_NAPI_BUDGET_EXHAUSTED, 1);
-	if (c->napi.depth && c->napi.owner == current) {
-		nc_record(NETCOST_STAGE_NAPI_POLL, nc_frame_end(&c->napi, &st));
+	b = nc_bh_find(c);
+	if (b && b->napi.depth && b->napi.owner == current) {
+		nc_record(NETCOST_STAGE_NAPI_POLL, nc_frame_end(&b->napi, &st));
 		nc_probe_end(t0);
 		nc_stamp(c, &st);
-		nc_frame_begin(&c->napi, &st);
+		nc_frame_begin(&b->napi, &st);
 		return;
 	}
 	nc_probe_end(t0);
@@ -67,7 +72,10 @@ static bool nc_frame_unnest(struct nc_frame *f)
 	return --f->depth == 0;
 }
 
-/* nc_frame_open - open @f now, or nest into it; the probe sample ends */
+/*
+ * nc_frame_open - open @f now, or nest into it; the probe sample ends.
+ * @f is in softirq frames from nc_bh_get().
+ */
 static void nc_frame_open(struct nc_cpu *c, struct nc_frame *f, u64 t0)
 {
 	struct nc_stamp st;
@@ -81,12 +89,17 @@ static void nc_frame_open(struct nc_cpu *c, struct nc_frame *f, u64 t0)
 	nc_frame_begin(f, &st);
 }
 
-/* nc_frame_close - leave one level of @f, recording @stage at the last */
-static void nc_frame_close(struct nc_cpu *c, struct nc_frame *f,
+/*
+ * nc_frame_close - leave one level of @f, one of @b's, recording @stage
+ * at the last; then @b may go back (nc_bh_put())
+ */
+static void nc_frame_close(struct nc_bh *b, struct nc_frame *f,
 			   enum netcost_stage stage, const struct nc_stamp *st)
 {
-	if (nc_frame_unnest(f))
+	if (nc_frame_unnest(f)) {
 		nc_record(stage, nc_frame_end(f, st));
+		nc_bh_put(b);
+	}
 }
 
 static bool nc_skb_loopback(const struct sk_buff *skb)
@@ -99,23 +112,21 @@ static bool nc_skb_loopback(const struct sk_buff *skb)
  * Its exit carries no skb, so the skipped entries of the running task
  * are counted, and as many exits are skipped.
  */
-static bool nc_rx_skip(struct nc_cpu *c, const struct sk_buff *skb)
+static void nc_rx_skip(struct nc_bh *b)
 {
-	if (!nc_skb_loopback(skb))
-		return false;
-	if (!c->rx_skip || c->rx_skip_owner != current) {
-		c->rx_skip_owner = current;
-		c->rx_skip = 0;
+	if (!b->rx_skip || b->rx_skip_owner != current) {
+		b->rx_skip_owner = current;
+		b->rx_skip = 0;
 	}
-	c->rx_skip++;
-	return true;
+	b->rx_skip++;
 }
 
-static bool nc_rx_unskip(struct nc_cpu *c)
+static bool nc_rx_unskip(struct nc_bh *b)
 {
-	if (!c->rx_skip || c->rx_skip_owner != current)
+	if (!b->rx_skip || b->rx_skip_owner != current)
 		return false;
-	c->rx_skip--;
+	if (!--b->rx_skip)
+		nc_bh_put(b);
 	return true;
 }
 
@@ -123,13 +134,23 @@ void nc_tp_rx_entry(void *data, const struct sk_buff *skb)
 {
 	NC_TP_GUARD()
 	struct nc_cpu *c = this_nc_cpu();
+	struct nc_bh *b;
 	u64 t0;
 
-	if (nc_rx_skip(c, skb))
+	if (nc_skb_loopback(skb)) {
+		b = nc_bh_get(c);
+		if (b)
+			nc_rx_skip(b);
 		return;
+	}
 	t0 = nc_probe_begin(data);
 	nc_count(NETCOST_CTR_RX_PACKETS, 1);
-	nc_frame_open(c, &c->rx, t0);
+	b = nc_bh_get(c);
+	if (!b) {
+		nc_probe_end(t0);
+		return;
+	}
+	nc_frame_open(c, &b->rx, t0);
 }
 
 void nc_tp_rx_exit(void *data, int ret)
@@ -137,13 +158,15 @@ void nc_tp_rx_exit(void *data, int ret)
 	NC_TP_GUARD()
 	struct nc_cpu *c = this_nc_cpu();
 	struct nc_stamp st;
+	struct nc_bh *b;
 	u64 t0;
 
 	nc_stamp(c, &st);
-	if (nc_rx_unskip(c))
+	b = nc_bh_find(c);
+	if (!b || nc_rx_unskip(b))
 		return;
 	t0 = nc_probe_begin(data);
-	nc_frame_close(c, &c->rx, NETCOST_STAGE_RX_SKB, &st);
+	nc_frame_close(b, &b->rx, NETCOST_STAGE_RX_SKB, &st);
 	nc_probe_end(t0);
 }
 
@@ -156,18 +179,20 @@ void nc_tp_rx_list_entry(void *data, const struct sk_buff *skb)
 {
 	NC_TP_GUARD()
 	struct nc_cpu *c = this_nc_cpu();
+	struct nc_bh *b;
 	u64 t0;
 
 	if (nc_skb_loopback(skb))
 		return;
 	t0 = nc_probe_begin(data);
 	nc_count(NETCOST_CTR_RX_PACKETS, 1);
-	if (c->rx.depth && c->rx.owner == current && c->rx.list) {
+	b = nc_bh_get(c);
+	if (!b || (b->rx.depth && b->rx.owner == current && b->rx.list)) {
 		nc_probe_end(t0);
 		return;
 	}
-	nc_frame_open(c, &c->rx, t0);
-	c->rx.list = true;
+	nc_frame_open(c, &b->rx, t0);
+	b->rx.list = true;
 }
 
 void nc_tp_rx_list_exit(void *data, int ret)
@@ -175,14 +200,16 @@ void nc_tp_rx_list_exit(void *data, int ret)
 	NC_TP_GUARD()
 	struct nc_cpu *c = this_nc_cpu();
 	struct nc_stamp st;
+	struct nc_bh *b;
 	u64 t0;
 
 	nc_stamp(c, &st);
-	if (!c->rx.depth || c->rx.owner != current || !c->rx.list)
+	b = nc_bh_find(c);
+	if (!b || !b->rx.depth || b->rx.owner != current || !b->rx.list)
 		return;
 	t0 = nc_probe_begin(data);
-	c->rx.list = false;
-	nc_frame_close(c, &c->rx, NETCOST_STAGE_RX_SKB, &st);
+	b->rx.list = false;
+	nc_frame_close(b, &b->rx, NETCOST_STAGE_RX_SKB, &st);
 	nc_probe_end(t0);
 }
 
@@ -191,13 +218,19 @@ void nc_tp_start_xmit(void *data, const struct sk_buff *skb,
 {
 	NC_TP_GUARD()
 	struct nc_cpu *c = this_nc_cpu();
+	struct nc_bh *b;
 	u64 t0;
 
 	if (dev->flags & IFF_LOOPBACK)
 		return;
 	t0 = nc_probe_begin(data);
 	nc_count(NETCOST_CTR_TX_PACKETS, 1);
-	nc_frame_open(c, &c->tx, t0);
+	b = nc_bh_get(c);
+	if (!b) {
+		nc_probe_end(t0);
+		return;
+	}
+	nc_frame_open(c, &b->tx, t0);
 }
 
 void nc_tp_xmit(void *data, struct sk_buff *skb, int rc,
@@ -206,12 +239,15 @@ void nc_tp_xmit(void *data, struct sk_buff *skb, int rc,
 	NC_TP_GUARD()
 	struct nc_cpu *c = this_nc_cpu();
 	struct nc_stamp st;
+	struct nc_bh *b;
 	u64 t0;
 
 	if (dev->flags & IFF_LOOPBACK)
 		return;
 	nc_stamp(c, &st);
 	t0 = nc_probe_begin(data);
-	nc_frame_close(c, &c->tx, NETCOST_STAGE_TX_XMIT, &st);
+	b = nc_bh_find(c);
+	if (b)
+		nc_frame_close(b, &b->tx, NETCOST_STAGE_TX_XMIT, &st);
 	nc_probe_end(t0);
 }

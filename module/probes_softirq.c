@@ -4,11 +4,14 @@
  * NET_RX run happened.
  *
  * softirq_net_rx / softirq_net_tx / softirq_other: softirq_entry ->
- * softirq_exit of one vector.  Softirqs do not nest on a CPU (on RT the
- * per-CPU BH lock serialises them and keeps the task on the CPU), so one
- * per-CPU frame is enough; it pauses while its owner is switched out.
- * The run's net cycles go to the CPU's soft_total, which system calls
- * subtract.
+ * softirq_exit of one vector.  Softirqs do not nest on a CPU (on RT up
+ * to 6.17, and with CONFIG_PREEMPT_RT_NEEDS_BH_LOCK, the per-CPU BH lock
+ * serialises them), so one per-CPU frame is enough; it pauses while its
+ * owner is switched out.  Without that lock (NC_BH_PER_TASK) a task in a
+ * softirq can be preempted by another that runs one on the same CPU:
+ * each task's run is its own frame, in its task slot (nc_bh_get()).
+ * Either way the task cannot migrate inside the run.  The run's net
+ * cycles go to the CPU's soft_total, which system calls subtract.
  *
  * Where NET_RX ran:
  *   net_rx_in_irq_exit		at irq_exit() (stock kernels: any run that is
@@ -72,14 +75,20 @@ void nc_tp_softirq_entry(void *data, unsigned int vec)
 	struct nc_cpu *c = this_nc_cpu();
 	u64 t0 = nc_probe_begin(data);
 	struct nc_stamp st;
+	struct nc_bh *b;
 
-	c->softirq_vec = vec;
-	c->softirq_ctx = nc_softirq_where(c);
+	b = nc_bh_get(c);
+	if (!b) {
+		nc_probe_end(t0);
+		return;
+	}
+	b->softirq_vec = vec;
+	b->softirq_ctx = nc_softirq_where(c);
 	nc_probe_end(t0);
 	nc_stamp(c, &st);
-	nc_frame_begin(&c->softirq, &st);
+	nc_frame_begin(&b->softirq, &st);
 	if (vec == NET_RX_SOFTIRQ)
-		nc_frame_begin(&c->napi, &st);
+		nc_frame_begin(&b->napi, &st);
 }
 
 void nc_tp_softirq_exit(void *data, unsigned int vec)
@@ -88,20 +97,22 @@ void nc_tp_softirq_exit(void *data, unsigned int vec)
 	struct nc_cpu *c = this_nc_cpu();
 	enum netcost_counter where;
 	struct nc_stamp st;
+	struct nc_bh *b;
 	u64 t0, net;
 
 	nc_stamp(c, &st);
 	t0 = nc_probe_begin(data);
-	if (!c->softirq.depth || c->softirq_vec != vec)
+	b = nc_bh_find(c);
+	if (!b || !b->softirq.depth || b->softirq_vec != vec)
 		goto out;
-	net = nc_frame_end(&c->softirq, &st);
+	net = nc_frame_end(&b->softirq, &st);
 	this_cpu_add(nc_cpu.soft_total, net);
-	c->napi.depth = 0;
+	b->napi.depth = 0;
 
 	switch (vec) {
 	case NET_RX_SOFTIRQ:
 		nc_record(NETCOST_STAGE_SOFTIRQ_NET_RX, net);
-		where = nc_net_rx_where[c->softirq_ctx];
+		where = nc_net_rx_where[b->softirq_ctx];
 		nc_count(where, 1);
 		/* each place's _CYCLES counter follows its count */
 		nc_count(where + 1, net);
@@ -113,6 +124,7 @@ void nc_tp_softirq_exit(void *data, unsigned int vec)
 		nc_record(NETCOST_STAGE_SOFTIRQ_OTHER, net);
 		break;
 	}
+	nc_bh_put(b);
 out:
 	nc_probe_end(t0);
 }

@@ -119,11 +119,12 @@ struct task {
 	double wait_t;			/* queued or asleep since */
 	uint64_t wait_raw;
 	double wait_snap[NCLASSES];	/* wait_cpu's class times at wait_t */
+	struct bh *bh;			/* softirq frames, once it has had one */
 };
 
 #define MAX_PID 65536
 
-/* a frame that lives on a CPU: softirq, napi, rx, tx */
+/* a frame of softirq processing: softirq, napi, rx, tx */
 struct frame {
 	int open, owner;
 	double t0, h0, o0;
@@ -132,6 +133,22 @@ struct frame {
 
 enum rxl { RX_SKIP, RX_ONE, RX_LIST };
 
+/*
+ * The softirq frames of one task: a frame belongs to the task running at
+ * its start, and its end is the end event in that task.  Where the kernel
+ * serialises softirqs per CPU this is the same as one set per CPU; where
+ * it does not (PREEMPT_RT since 6.18 without the BH lock), two tasks'
+ * softirq runs interleave on one CPU.  The idle tasks (pid 0, one per
+ * CPU) keep theirs in their CPU.
+ */
+struct bh {
+	struct frame sirq;
+	int sirq_vec, sirq_where;
+	struct frame napi, rx, tx;
+	int rx_stack[64], rx_depth, rx_last_list;
+	int tx_depth;
+};
+
 struct cpu {
 	int curr;
 	double hard_total, soft_total;
@@ -139,11 +156,7 @@ struct cpu {
 	char hard_vec[48];
 	double hard_t0;
 	uint64_t hard_raw;
-	struct frame sirq;
-	int sirq_vec, sirq_where;
-	struct frame napi, rx, tx;
-	int rx_stack[64], rx_depth, rx_last_list;
-	int tx_depth;
+	struct bh idle_bh;
 	int ss_pending;
 	double ss_t;
 	uint64_t ss_raw;
@@ -187,6 +200,24 @@ static void set_comm(int pid, const char *comm)
 	} else if (!strncmp(comm, "ksoftirqd/", 10)) {
 		t->kind = K_KSOFTIRQD;
 	}
+}
+
+/* bh_of - the softirq frames of task @pid, running on CPU @c */
+static struct bh *bh_of(int c, int pid)
+{
+	struct task *t;
+
+	if (!pid)
+		return &cpus[c].idle_bh;
+	t = task(pid);
+	if (!t->bh) {
+		t->bh = calloc(1, sizeof(*t->bh));
+		if (!t->bh) {
+			perror("oracle: calloc");
+			exit(2);
+		}
+	}
+	return t->bh;
 }
 
 /* hard and soft time the task has seen on its CPU while running, and its off-CPU time */
@@ -449,12 +480,12 @@ static void ev_hard_exit(int c, uint64_t ts, int irq, const char *vec, const cha
 
 static void ev_softirq_entry(int c, uint64_t ts, int vec, int pid)
 {
-	struct cpu *p = &cpus[c];
+	struct bh *p = bh_of(c, pid);
 	struct task *t = task(pid);
 
 	frame_open(&p->sirq, pid, tp_start(ts), ts);
 	p->sirq_vec = vec;
-	if (p->irq_exit_depth > 0)
+	if (cpus[c].irq_exit_depth > 0)
 		p->sirq_where = C_NET_RX_IN_IRQ_EXIT;
 	else if (t->kind == K_KSOFTIRQD)
 		p->sirq_where = C_NET_RX_IN_KSOFTIRQD;
@@ -468,9 +499,9 @@ static void ev_softirq_entry(int c, uint64_t ts, int vec, int pid)
 		frame_open(&p->napi, pid, tp_start(ts), ts);
 }
 
-static void ev_softirq_exit(int c, uint64_t ts, int vec)
+static void ev_softirq_exit(int c, uint64_t ts, int vec, int pid)
 {
-	struct cpu *p = &cpus[c];
+	struct bh *p = bh_of(c, pid);
 	double net, rec;
 
 	if (!p->sirq.open || p->sirq_vec != vec)
@@ -479,7 +510,7 @@ static void ev_softirq_exit(int c, uint64_t ts, int vec)
 	p->sirq.open = 0;
 	p->napi.open = 0;
 	rec = net < 0 ? 0 : net;
-	p->soft_total += rec;
+	cpus[c].soft_total += rec;
 	if (vec == 3) {
 		record(c, ST_SOFTIRQ_NET_RX, net, p->sirq.raw, ts, p->sirq.owner, 1);
 		count(c, p->sirq_where, 1);
@@ -492,7 +523,7 @@ static void ev_softirq_exit(int c, uint64_t ts, int vec)
 
 static void ev_napi_poll(int c, uint64_t ts, const char *args, int pid)
 {
-	struct cpu *p = &cpus[c];
+	struct bh *p = bh_of(c, pid);
 	const char *w = strstr(args, " work "), *b = strstr(args, " budget ");
 	long work = w ? strtol(w + 6, NULL, 10) : 0;
 	long budget = b ? strtol(b + 8, NULL, 10) : 0;
@@ -507,7 +538,7 @@ static void ev_napi_poll(int c, uint64_t ts, const char *args, int pid)
 	}
 }
 
-static int rx_counted_levels(const struct cpu *p)
+static int rx_counted_levels(const struct bh *p)
 {
 	int i, n = 0;
 
@@ -518,7 +549,7 @@ static int rx_counted_levels(const struct cpu *p)
 
 static void ev_rx_entry(int c, uint64_t ts, const char *ev, const char *args, int pid)
 {
-	struct cpu *p = &cpus[c];
+	struct bh *p = bh_of(c, pid);
 	int list = !strcmp(ev, "netif_receive_skb_list_entry");
 
 	if (argis(args, "dev", "lo")) {
@@ -538,9 +569,9 @@ static void ev_rx_entry(int c, uint64_t ts, const char *ev, const char *args, in
 		p->rx_stack[p->rx_depth++] = list ? RX_LIST : RX_ONE;
 }
 
-static void ev_rx_exit(int c, uint64_t ts, const char *ev)
+static void ev_rx_exit(int c, uint64_t ts, const char *ev, int pid)
 {
-	struct cpu *p = &cpus[c];
+	struct bh *p = bh_of(c, pid);
 	int lvl;
 
 	p->rx_last_list = 0;
@@ -555,7 +586,7 @@ static void ev_rx_exit(int c, uint64_t ts, const char *ev)
 
 static void ev_tx(int c, uint64_t ts, const char *ev, const char *args, int pid)
 {
-	struct cpu *p = &cpus[c];
+	struct bh *p = bh_of(c, pid);
 
 	if (argis(args, "dev", "lo"))
 		return;
@@ -1101,13 +1132,13 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 		} else if (!strcmp(ev, "softirq_entry")) {
 			ev_softirq_entry(cpu, ts, (int)argl(args, "vec", -1), pid);
 		} else if (!strcmp(ev, "softirq_exit")) {
-			ev_softirq_exit(cpu, ts, (int)argl(args, "vec", -1));
+			ev_softirq_exit(cpu, ts, (int)argl(args, "vec", -1), pid);
 		} else if (!strcmp(ev, "napi_poll")) {
 			ev_napi_poll(cpu, ts, args, pid);
 		} else if (is_rx_entry(ev)) {
 			ev_rx_entry(cpu, ts, ev, args, pid);
 		} else if (is_rx_exit(ev)) {
-			ev_rx_exit(cpu, ts, ev);
+			ev_rx_exit(cpu, ts, ev, pid);
 		} else if (!strcmp(ev, "net_dev_start_xmit") || !strcmp(ev, "net_dev_xmit")) {
 			ev_tx(cpu, ts, ev, args, pid);
 		} else if (!strcmp(ev, "sched_switch")) {
@@ -1149,6 +1180,8 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 	}
 	free(line);
 	fclose(f);
+	for (i = 0; i < MAX_PID; i++)
+		free(tasks[i].bh);
 	free(tasks);
 	return 0;
 }

@@ -189,16 +189,24 @@ slab_snap /tmp/rel.slab1
 # module's per-CPU statistics are 72 kB a load on 2 CPUs.  vmap_area is
 # left out: freed vmalloc areas (module text) are purged lazily, in
 # batches; VmallocUsed counts the live ones, and must come back.
+# skbuff_head_cache: the kernel parks freed skb heads in per-CPU caches
+# (NAPI's skb cache, deferred frees) that no slab flush empties (7.3-rt,
+# 2 CPUs, netcost never loaded: 34 -> 219 active objects after 12 s of
+# this load, 219 five seconds later, 243 after a second load, about 120
+# a CPU; a first load before the baseline did not keep them there): that
+# cache may grow by 128 a CPU more.
 lim=$CYCLES; [ "$lim" -lt 64 ] && lim=64
 plim=$((CYCLES * 16)); [ "$plim" -lt 256 ] && plim=256
-grown=$(awk -v lim="$lim" -v plim="$plim" 'FILENAME == ARGV[1] { a[$1] = $2; next }
+skblim=$((lim + 128 * $(grep -c ^processor /proc/cpuinfo)))
+grown=$(awk -v lim="$lim" -v plim="$plim" -v skblim="$skblim" 'FILENAME == ARGV[1] { a[$1] = $2; next }
 	$1 == "@percpu" { if ($2 - a[$1] >= plim) print "Percpu:" a[$1] "kB->" $2 "kB"; next }
 	$1 == "@vmalloc" { if ($2 - a[$1] >= 256) print "VmallocUsed:" a[$1] "kB->" $2 "kB"; next }
 	$1 == "vmap_area" { next }
+	$1 == "skbuff_head_cache" { if ($2 - a[$1] >= skblim) print $1 ":" a[$1] "->" $2; next }
 	($1 in a) && $2 - a[$1] >= lim { print $1 ":" a[$1] "->" $2 }' /tmp/rel.slab0 /tmp/rel.slab1 | tr '\n' ' ')
 diag "largest changes: $(awk 'FILENAME == ARGV[1] { a[$1] = $2; next } ($1 in a) { d = $2 - a[$1]; if (d != 0) print d, $1 }' /tmp/rel.slab0 /tmp/rel.slab1 | sort -rn | head -5 | tr '\n' ' ')"
 if [ -z "$grown" ]; then
-	ok "slabinfo, Percpu and VmallocUsed back (no cache grew by $lim objects, Percpu by $plim kB, VmallocUsed by 256 kB)"
+	ok "slabinfo, Percpu and VmallocUsed back (no cache grew by $lim objects, skbuff_head_cache by $skblim, Percpu by $plim kB, VmallocUsed by 256 kB)"
 else
 	not_ok "allocations not back after $cycles cycles: $grown"
 fi
