@@ -30,6 +30,10 @@ static const char *const netcost_stage_names[] __maybe_unused = {
 	[NETCOST_STAGE_SYSCALL_RX]	= "syscall_rx",
 	[NETCOST_STAGE_SYSCALL_TX]	= "syscall_tx",
 	[NETCOST_STAGE_HARDIRQ_VECTORS]	= "hardirq_vectors",
+	[NETCOST_STAGE_RUNQ_WAIT_LOAD]	= "runq_wait_load",
+	[NETCOST_STAGE_RUNQ_WAIT_IRQ_THREAD] = "runq_wait_irq_thread",
+	[NETCOST_STAGE_RUNQ_WAIT_KSOFTIRQD] = "runq_wait_ksoftirqd",
+	[NETCOST_STAGE_BLOCKED_LOAD]	= "blocked_load",
 };
 
 static const char *const netcost_counter_names[] __maybe_unused = {
@@ -53,6 +57,24 @@ static const char *const netcost_counter_names[] __maybe_unused = {
 	[NETCOST_CTR_CLAMPED_NEGATIVE]			= "clamped_negative",
 	[NETCOST_CTR_NET_RX_IN_OTHER_IRQ_THREAD]	= "net_rx_in_other_irq_thread",
 	[NETCOST_CTR_NET_RX_IN_OTHER_IRQ_THREAD_CYCLES]	= "net_rx_in_other_irq_thread_cycles",
+	[NETCOST_CTR_RUNQ_WAIT_BEHIND_IRQ_THREAD_CYCLES]	= "runq_wait_behind_irq_thread_cycles",
+	[NETCOST_CTR_RUNQ_WAIT_BEHIND_KSOFTIRQD_CYCLES]	= "runq_wait_behind_ksoftirqd_cycles",
+	[NETCOST_CTR_RUNQ_WAIT_BEHIND_SOAK_CYCLES]	= "runq_wait_behind_soak_cycles",
+	[NETCOST_CTR_RUNQ_WAIT_BEHIND_LOAD_CYCLES]	= "runq_wait_behind_load_cycles",
+	[NETCOST_CTR_RUNQ_WAIT_BEHIND_IDLE_CYCLES]	= "runq_wait_behind_idle_cycles",
+	[NETCOST_CTR_RUNQ_WAIT_BEHIND_OTHER_CYCLES]	= "runq_wait_behind_other_cycles",
+	[NETCOST_CTR_BLOCKED_LOAD_WOKEN_BY_HARDIRQ]	= "blocked_load_woken_by_hardirq",
+	[NETCOST_CTR_BLOCKED_LOAD_WOKEN_BY_HARDIRQ_CYCLES]	= "blocked_load_woken_by_hardirq_cycles",
+	[NETCOST_CTR_BLOCKED_LOAD_WOKEN_BY_SOFTIRQ]	= "blocked_load_woken_by_softirq",
+	[NETCOST_CTR_BLOCKED_LOAD_WOKEN_BY_SOFTIRQ_CYCLES]	= "blocked_load_woken_by_softirq_cycles",
+	[NETCOST_CTR_BLOCKED_LOAD_WOKEN_BY_IRQ_THREAD]	= "blocked_load_woken_by_irq_thread",
+	[NETCOST_CTR_BLOCKED_LOAD_WOKEN_BY_IRQ_THREAD_CYCLES]	= "blocked_load_woken_by_irq_thread_cycles",
+	[NETCOST_CTR_BLOCKED_LOAD_WOKEN_BY_KSOFTIRQD]	= "blocked_load_woken_by_ksoftirqd",
+	[NETCOST_CTR_BLOCKED_LOAD_WOKEN_BY_KSOFTIRQD_CYCLES]	= "blocked_load_woken_by_ksoftirqd_cycles",
+	[NETCOST_CTR_BLOCKED_LOAD_WOKEN_BY_LOAD]	= "blocked_load_woken_by_load",
+	[NETCOST_CTR_BLOCKED_LOAD_WOKEN_BY_LOAD_CYCLES]	= "blocked_load_woken_by_load_cycles",
+	[NETCOST_CTR_BLOCKED_LOAD_WOKEN_BY_OTHER]	= "blocked_load_woken_by_other",
+	[NETCOST_CTR_BLOCKED_LOAD_WOKEN_BY_OTHER_CYCLES]	= "blocked_load_woken_by_other_cycles",
 };
 
 static const char *const netcost_role_names[] __maybe_unused = {
@@ -64,7 +86,7 @@ static const char *const netcost_role_names[] __maybe_unused = {
 };
 
 static const char *const netcost_group_names[] __maybe_unused = {
-	"irq", "softirq", "net", "sched", "syscall",
+	"irq", "softirq", "net", "sched", "syscall", "wait",
 };
 
 #endif /* _NETCOST_NAMES_H */

@@ -113,11 +113,15 @@ static struct nc_hook nc_hooks[] = {
 	 */
 	NC_TP("sched_switch", NC_G_ALL, nc_tp_sched_switch),
 	NC_KP(NC_G_ALL, nc_kp_finish_task_switch, NC_FINISH_TASK_SWITCH_NAMES),
-	NC_TP("sched_waking", NETCOST_GROUP_SCHED, nc_tp_sched_waking),
+	NC_TP("sched_waking", NETCOST_GROUP_SCHED | NETCOST_GROUP_WAIT, nc_tp_sched_waking),
+	/* a task joins a runqueue (wait.c) */
+	NC_TP("sched_wakeup", NETCOST_GROUP_WAIT, nc_tp_sched_wakeup),
+	NC_TP("sched_wakeup_new", NETCOST_GROUP_WAIT, nc_tp_sched_wakeup),
 	/* frees the task-table slot of an exiting task */
 	NC_TP("sched_process_exit", NC_G_ALL, nc_tp_sched_process_exit),
-	NC_TP("sys_enter", NETCOST_GROUP_SYSCALL, nc_tp_sys_enter),
-	NC_TP("sys_exit", NETCOST_GROUP_SYSCALL, nc_tp_sys_exit),
+	/* and they make a task a load task (wait.c) */
+	NC_TP("sys_enter", NETCOST_GROUP_SYSCALL | NETCOST_GROUP_WAIT, nc_tp_sys_enter),
+	NC_TP("sys_exit", NETCOST_GROUP_SYSCALL | NETCOST_GROUP_WAIT, nc_tp_sys_exit),
 };
 
 /* nc_probe_begin - count a hit of @hook; time one in 256 per CPU */

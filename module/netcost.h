@@ -174,6 +174,10 @@ static const u32 nc_stage_group[__NETCOST_STAGE_MAX] __maybe_unused = {
 	[NETCOST_STAGE_SYSCALL_RX]	= NETCOST_GROUP_SYSCALL,
 	[NETCOST_STAGE_SYSCALL_TX]	= NETCOST_GROUP_SYSCALL,
 	[NETCOST_STAGE_HARDIRQ_VECTORS]	= NETCOST_GROUP_IRQ,
+	[NETCOST_STAGE_RUNQ_WAIT_LOAD]	= NETCOST_GROUP_WAIT,
+	[NETCOST_STAGE_RUNQ_WAIT_IRQ_THREAD] = NETCOST_GROUP_WAIT,
+	[NETCOST_STAGE_RUNQ_WAIT_KSOFTIRQD] = NETCOST_GROUP_WAIT,
+	[NETCOST_STAGE_BLOCKED_LOAD]	= NETCOST_GROUP_WAIT,
 };
 
 /*
@@ -201,6 +205,8 @@ static const u32 nc_ctr_group[__NETCOST_CTR_MAX] __maybe_unused = {
 	[NETCOST_CTR_TASK_TABLE_FULL]			= NC_REC_ON,
 	[NETCOST_CTR_PROBE_HITS]			= NC_REC_ON,
 	[NETCOST_CTR_CLAMPED_NEGATIVE]			= NC_REC_ON,
+	[NETCOST_CTR_RUNQ_WAIT_BEHIND_IRQ_THREAD_CYCLES ...
+	 NETCOST_CTR_BLOCKED_LOAD_WOKEN_BY_OTHER_CYCLES]	= NETCOST_GROUP_WAIT,
 };
 
 /*
@@ -267,6 +273,35 @@ enum nc_task_kind {
 #define NC_FRAME_SYSCALL	BIT(0)
 #define NC_FRAME_IRQ_THREAD	BIT(1)
 
+/* wait.c: a task's waiting state (nc_task.wstate) */
+enum nc_wait_state {
+	NC_WAIT_NONE,			/* on CPU, or not known */
+	NC_WAIT_RUNQ,			/* queued since wait_start */
+	NC_WAIT_BLOCKED,		/* asleep since wait_start */
+};
+
+/* wait.c: who runs on a CPU meanwhile (runq_wait_behind_*, in order) */
+enum nc_wait_class {
+	NC_CLS_IRQ_THREAD,
+	NC_CLS_KSOFTIRQD,
+	NC_CLS_SOAK,			/* SCHED_IDLE */
+	NC_CLS_LOAD,
+	NC_CLS_IDLE,			/* the idle task */
+	NC_CLS_OTHER,
+	NC_CLS_NR
+};
+
+/* wait.c: who woke a task (blocked_load_woken_by_*, in order) */
+enum nc_waker {
+	NC_WAKER_NONE,			/* no sched_waking seen */
+	NC_WAKER_HARDIRQ,
+	NC_WAKER_SOFTIRQ,
+	NC_WAKER_IRQ_THREAD,
+	NC_WAKER_KSOFTIRQD,
+	NC_WAKER_LOAD,
+	NC_WAKER_OTHER,
+};
+
 struct nc_task {
 	struct task_struct *task;	/* key; NULL = free slot */
 	pid_t pid;
@@ -280,6 +315,12 @@ struct nc_task {
 		u64 sys_excl;		/* cycles: nested irq, softirq, off-CPU */
 		int sys_dir;		/* stage of the open syscall */
 		u64 thr_excl;		/* cycles: nested hardirq, off-CPU */
+		bool load;		/* entered a watched rx/tx system call */
+		u8 wstate;		/* enum nc_wait_state */
+		u8 waker;		/* enum nc_waker */
+		int wait_cpu;		/* CPU whose runqueue it joined */
+		u64 wait_start;		/* cycles: queued, or went to sleep */
+		u64 wait_snap[NC_CLS_NR]; /* that CPU's nc_wait_cpu.acc */
 	);
 };
 
@@ -298,6 +339,13 @@ void nc_task_settle(struct nc_task *t, const struct nc_stamp *st);
 void nc_task_pause(struct task_struct *prev, const struct nc_stamp *st);
 void nc_task_resume(struct task_struct *next, const struct nc_stamp *st);
 void nc_task_switched_in(struct task_struct *next, u64 now);
+
+/* ---- waiting (wait.c) ---- */
+
+void nc_wait_switch(bool preempt, struct task_struct *prev,
+		    struct task_struct *next, unsigned int prev_state, u64 now);
+void nc_wait_waking(struct task_struct *p);
+void nc_wait_wakeup(struct task_struct *p, u64 now);
 
 /* ---- hooks (hooks.c) ---- */
 
@@ -356,6 +404,7 @@ void nc_tp_xmit(void *data, struct sk_buff *skb, int rc,
 void nc_tp_sched_switch(void *data, bool preempt, struct task_struct *prev,
 			struct task_struct *next, unsigned int prev_state);
 void nc_tp_sched_waking(void *data, struct task_struct *p);
+void nc_tp_sched_wakeup(void *data, struct task_struct *p);
 void nc_tp_sched_process_exit(void *data, NC_SCHED_PROCESS_EXIT_ARGS);
 void nc_tp_vector_entry(void *data, int vector);
 void nc_tp_vector_exit(void *data, int vector);

@@ -55,6 +55,8 @@ static void __maybe_unused nc_probe_types(void)
 	NC_CHECK(net_dev_xmit, nc_tp_xmit);
 	NC_CHECK(sched_switch, nc_tp_sched_switch);
 	NC_CHECK(sched_waking, nc_tp_sched_waking);
+	NC_CHECK(sched_wakeup, nc_tp_sched_wakeup);
+	NC_CHECK(sched_wakeup_new, nc_tp_sched_wakeup);
 	NC_CHECK(sched_process_exit, nc_tp_sched_process_exit);
 	NC_CHECK(sys_enter, nc_tp_sys_enter);
 	NC_CHECK(sys_exit, nc_tp_sys_exit);

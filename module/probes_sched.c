@@ -19,6 +19,9 @@
  * CPU; the TSC is shared) to the sched_switch that puts it on a CPU.  A
  * waking of a thread that is queued or running changes nothing and is
  * not a start.
+ *
+ * Runqueue waits and sleeps of the packet path's tasks: wait.c, fed from
+ * sched_switch, sched_waking and sched_wakeup(_new).
  */
 #include <linux/kprobes.h>
 
@@ -46,6 +49,7 @@ void nc_tp_sched_switch(void *data, bool preempt, struct task_struct *prev,
 	nc_task_pause(prev, &st);
 	if (kn != NC_TASK_OTHER)
 		nc_task_switched_in(next, st.now);
+	nc_wait_switch(preempt, prev, next, prev_state, st.now);
 	if (!READ_ONCE(nc_resume_in_fts)) {
 		nc_frames_resume(c, next, &st);
 		nc_task_resume(next, &st);
@@ -82,6 +86,7 @@ void nc_tp_sched_waking(void *data, struct task_struct *p)
 	struct nc_task *t;
 	u64 t0;
 
+	nc_wait_waking(p);
 	if (nc_task_kind(p) == NC_TASK_OTHER || READ_ONCE(p->on_rq))
 		return;
 	t0 = nc_probe_begin(data);
@@ -90,6 +95,21 @@ void nc_tp_sched_waking(void *data, struct task_struct *p)
 	/* the start of an interval: stamped as the probe's last act */
 	if (t)
 		cmpxchg(&t->waking, 0, nc_now());
+}
+
+/*
+ * sched_wakeup and sched_wakeup_new: @p joins a runqueue (wait.c).  The
+ * stamp is the probe's first act, as at every end of an interval: it
+ * ends a load task's sleep and starts its runqueue wait.
+ */
+void nc_tp_sched_wakeup(void *data, struct task_struct *p)
+{
+	NC_TP_GUARD()
+	u64 now = nc_now();
+	u64 t0 = nc_probe_begin(data);
+
+	nc_wait_wakeup(p, now);
+	nc_probe_end(t0);
 }
 
 void nc_tp_sched_process_exit(void *data, NC_SCHED_PROCESS_EXIT_ARGS)

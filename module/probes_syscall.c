@@ -52,6 +52,7 @@ void nc_tp_sys_enter(void *data, struct pt_regs *regs, long id)
 	nc_stamp(this_nc_cpu(), &st);
 	nc_task_settle(t, &st);
 	t->frames |= NC_FRAME_SYSCALL;
+	t->load = true;		/* its waits are followed (wait.c) */
 	t->sys_excl = 0;
 	t->sys_dir = stage;
 	t->sys_start = st.now;

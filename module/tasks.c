@@ -9,8 +9,9 @@
  * 64 per possible CPU, at least 1024).  Slots are claimed with cmpxchg
  * from any context and never allocated: a full table is counted
  * (task_table_full) and the event is not measured.  In the table are
- * tasks inside a watched system call, and IRQ threads and ksoftirqd, which
- * keep their slot until they exit (sched_process_exit releases it).
+ * tasks inside a watched system call, and IRQ threads, ksoftirqd and load
+ * tasks (wait.c), which keep their slot until they exit
+ * (sched_process_exit releases it).
  *
  * A slot's key is only compared, never dereferenced; a new task at a dead
  * one's address is told apart by its pid.
@@ -125,7 +126,7 @@ void nc_task_put(struct nc_task *t)
 	/* a CONFIG flush (nc_tasks_flush()) may have freed the slot meanwhile */
 	struct task_struct *p = READ_ONCE(t->task);
 
-	if (p != current || t->frames || READ_ONCE(t->waking) ||
+	if (p != current || t->frames || READ_ONCE(t->waking) || t->load ||
 	    nc_task_kind(p) != NC_TASK_OTHER)
 		return;
 	nc_slot_free(t);

@@ -415,7 +415,17 @@ int main(int argc, char **argv)
 			int ok;
 			char why[64] = "exact";
 
-			if (l > 7 && !strcmp(nm + l - 7, "_cycles")) {
+			if (!strncmp(nm, "runq_wait_behind_", 17)) {
+				/* a part of the runqueue waits: per wait, the mean rule */
+				uint64_t cn = 0, cr = 0;
+
+				for (s = ST_RUNQ_WAIT_LOAD; s <= ST_RUNQ_WAIT_KSOFTIRQD; s++) {
+					nc_stage(c, stage_name[s], &n);
+					cn += n.count;
+					cr += rs.h[cpu][s].count;
+				}
+				ok = (!vn && !vr) || mean_ok(mean(vn, cn), mean(vr, cr), why, sizeof(why));
+			} else if (l > 7 && !strcmp(nm + l - 7, "_cycles")) {
 				/* a sum of NET_RX net values: per run, the mean rule */
 				uint64_t cn = nc_counter(c, counter_name[i - 1]), cr = rs.c[cpu][i - 1];
 				ok = (!cn && !cr) || mean_ok(mean(vn, cn), mean(vr, cr), why, sizeof(why));

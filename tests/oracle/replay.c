@@ -26,6 +26,8 @@ const char *const stage_name[NSTAGES] = {
 	"softirq_other", "irq_thread", "napi_poll", "napi_poll_work",
 	"rx_skb", "tx_xmit", "ctx_switch", "wakeup_latency",
 	"syscall_rx", "syscall_tx", "hardirq_vectors",
+	"runq_wait_load", "runq_wait_irq_thread", "runq_wait_ksoftirqd",
+	"blocked_load",
 };
 
 const char *const counter_name[NCOUNTERS] = {
@@ -37,6 +39,15 @@ const char *const counter_name[NCOUNTERS] = {
 	"net_rx_in_other_irq_thread", "net_rx_in_other_irq_thread_cycles",
 	"net_rx_in_task_bh_enable", "net_rx_in_task_bh_enable_cycles",
 	"napi_budget_exhausted", "clamped_negative",
+	"runq_wait_behind_irq_thread_cycles", "runq_wait_behind_ksoftirqd_cycles",
+	"runq_wait_behind_soak_cycles", "runq_wait_behind_load_cycles",
+	"runq_wait_behind_idle_cycles", "runq_wait_behind_other_cycles",
+	"blocked_load_woken_by_hardirq", "blocked_load_woken_by_hardirq_cycles",
+	"blocked_load_woken_by_softirq", "blocked_load_woken_by_softirq_cycles",
+	"blocked_load_woken_by_irq_thread", "blocked_load_woken_by_irq_thread_cycles",
+	"blocked_load_woken_by_ksoftirqd", "blocked_load_woken_by_ksoftirqd_cycles",
+	"blocked_load_woken_by_load", "blocked_load_woken_by_load_cycles",
+	"blocked_load_woken_by_other", "blocked_load_woken_by_other_cycles",
 };
 
 /* ---- the histogram rule: values 0..7 one bucket each, then 8 per power of two ---- */
@@ -78,6 +89,12 @@ uint64_t hist_hi(unsigned int i)
 
 enum kind { K_OTHER, K_IRQ_THREAD, K_KSOFTIRQD };
 
+/* waiting: what runs on a CPU (the order of the runq_wait_behind_* counters) */
+enum wclass { CL_IRQ_THREAD, CL_KSOFTIRQD, CL_SOAK, CL_LOAD, CL_IDLE, CL_OTHER, NCLASSES };
+/* who woke a sleeping load task (the order of the blocked_load_woken_by_* counters) */
+enum waker { WK_NONE, WK_HARDIRQ, WK_SOFTIRQ, WK_IRQ_THREAD, WK_KSOFTIRQD, WK_LOAD, WK_OTHER };
+enum wstate { W_NONE, W_RUNQ, W_BLOCKED };
+
 struct task {
 	int seen;
 	int kind, irq;			/* irq: from "irq/N-name", or -1 */
@@ -97,6 +114,11 @@ struct task {
 	int thr_nest;			/* calls nested in the open run */
 	double thr_t0, thr_h0, thr_o0;
 	uint64_t thr_raw;
+	int load;			/* entered an rx/tx system call */
+	int wstate, waker, wait_cpu;	/* enum wstate, enum waker */
+	double wait_t;			/* queued or asleep since */
+	uint64_t wait_raw;
+	double wait_snap[NCLASSES];	/* wait_cpu's class times at wait_t */
 };
 
 #define MAX_PID 65536
@@ -126,6 +148,9 @@ struct cpu {
 	double ss_t;
 	uint64_t ss_raw;
 	int irq_exit_depth;
+	double cls_acc[NCLASSES];	/* time each class of task ran here */
+	double cls_since;		/* the last sched_switch, if cls_seen */
+	int cls_seen, cls_cur;
 };
 
 static struct task *tasks;
@@ -236,7 +261,8 @@ static double tp_start(uint64_t ts)
 static double probe_cost(const char *tp)
 {
 	/* these probes find the task in netcost's task table */
-	if (!strcmp(tp, "sys_exit") || !strcmp(tp, "sched_switch") || !strcmp(tp, "sched_waking"))
+	if (!strcmp(tp, "sys_exit") || !strcmp(tp, "sched_switch") || !strcmp(tp, "sched_waking") ||
+	    !strcmp(tp, "sched_wakeup") || !strcmp(tp, "sched_wakeup_new"))
 		return M->n_sys;
 	return M->n_cpu;
 }
@@ -547,6 +573,168 @@ static void ev_tx(int c, uint64_t ts, const char *ev, const char *args, int pid)
 	}
 }
 
+/* ---- waiting: runqueue waits and sleeps of load tasks, IRQ threads, ksoftirqd ---- */
+
+/*
+ * What a task is, as the one on a CPU.  SCHED_IDLE (the soak's class)
+ * does not show in the trace: the oracle's load runs no soak.
+ */
+static int wclass(int pid, const struct task *t)
+{
+	if (pid == 0)
+		return CL_IDLE;
+	if (t->kind == K_IRQ_THREAD)
+		return CL_IRQ_THREAD;
+	if (t->kind == K_KSOFTIRQD)
+		return CL_KSOFTIRQD;
+	return t->load ? CL_LOAD : CL_OTHER;
+}
+
+/* the stage a task's runqueue waits go to, or -1: not followed */
+static int wstage(const struct task *t)
+{
+	if (t->kind == K_IRQ_THREAD)
+		return ST_RUNQ_WAIT_IRQ_THREAD;
+	if (t->kind == K_KSOFTIRQD)
+		return ST_RUNQ_WAIT_KSOFTIRQD;
+	return t->load ? ST_RUNQ_WAIT_LOAD : -1;
+}
+
+/* t joins cpu's runqueue at (model time) at */
+static void wait_queued(struct task *t, int cpu, double at, uint64_t raw)
+{
+	const struct cpu *p = &cpus[cpu];
+	int i;
+
+	for (i = 0; i < NCLASSES; i++)
+		t->wait_snap[i] = p->cls_acc[i];
+	if (p->cls_seen && at > p->cls_since)
+		t->wait_snap[p->cls_cur] += at - p->cls_since;
+	t->wait_cpu = cpu;
+	t->wait_t = at;
+	t->wait_raw = raw;
+	t->wstate = W_RUNQ;
+}
+
+/*
+ * sched_switch at (model time) out: the CPU's time since the last switch
+ * goes to the class of the task that ran; prev starts a wait (queued
+ * when it leaves runnable, R or R+; a load task that leaves asleep
+ * starts a sleep); next's runqueue wait ends.
+ */
+static void wait_switch(int c, uint64_t ts, double out, int prev, int next, const char *st)
+{
+	struct cpu *p = &cpus[c];
+	struct task *tp = task(prev), *tn = task(next);
+	int runnable = st && st[0] == 'R', dead = st && (st[0] == 'X' || st[0] == 'Z');
+	int i, s;
+
+	if (p->cls_seen)
+		p->cls_acc[p->cls_cur] += out - p->cls_since;
+	p->cls_seen = 1;
+	p->cls_since = out;
+	p->cls_cur = wclass(next, tn);
+
+	if (dead) {
+		/* the task left (netcost frees its slot at sched_process_exit) */
+		tp->load = 0;
+		tp->wstate = W_NONE;
+	} else if (wstage(tp) >= 0) {
+		if (runnable) {
+			wait_queued(tp, c, out, ts);
+		} else if (tp->load) {
+			tp->wstate = W_BLOCKED;
+			tp->waker = WK_NONE;
+			tp->wait_t = out;
+			tp->wait_raw = ts;
+		} else {
+			tp->wstate = W_NONE;
+		}
+	}
+
+	s = wstage(tn);
+	if (s >= 0 && tn->wstate == W_RUNQ) {
+		double v = out - tn->wait_t;
+
+		record(c, s, v, tn->wait_raw, ts, next, 1);
+		if (v < 0)
+			v = 0;
+		if (tn->wait_cpu != c) {
+			count(c, C_RUNQ_WAIT_BEHIND_OTHER_CYCLES, (uint64_t)(v + 0.5));
+		} else {
+			/* per class, rounded so that the classes add up to the wait */
+			double done = 0;
+			uint64_t sum = 0, r;
+
+			for (i = 0; i < NCLASSES; i++) {
+				done += p->cls_acc[i] - tn->wait_snap[i];
+				r = (uint64_t)(done + 0.5) - sum;
+				count(c, C_RUNQ_WAIT_BEHIND_IRQ_THREAD_CYCLES + i, r);
+				sum += r;
+			}
+		}
+	}
+	if (s >= 0)
+		tn->wstate = W_NONE;
+}
+
+/*
+ * sched_waking of a sleeping load task: who wakes it, from the line's
+ * context flags (h/H/z/Z: hardirq or NMI, s: serving a softirq) and its
+ * task.
+ */
+static void wait_waking(int pid, const char *flags, const char *args)
+{
+	struct task *t = task((int)argl(args, "pid", -1)), *w = task(pid);
+
+	if (t->wstate != W_BLOCKED)
+		return;
+	if (strpbrk(flags, "hHzZ"))
+		t->waker = WK_HARDIRQ;
+	else if (w->kind == K_IRQ_THREAD)
+		t->waker = WK_IRQ_THREAD;
+	else if (w->kind == K_KSOFTIRQD)
+		t->waker = WK_KSOFTIRQD;
+	else if (strchr(flags, 's'))
+		t->waker = WK_SOFTIRQ;
+	else
+		t->waker = w->load ? WK_LOAD : WK_OTHER;
+}
+
+/* sched_wakeup(_new): the task joins target_cpu's runqueue; a sleep ends */
+static void ev_sched_wakeup(int c, uint64_t ts, const char *ev, const char *args)
+{
+	int pid = (int)argl(args, "pid", -1), cpu = (int)argl(args, "target_cpu", c);
+	const char *cm = arg(args, "comm");
+	double at = tp_end(ts, ev);
+	struct task *t;
+	char comm[32];
+	int wk;
+
+	if (pid < 0)
+		return;
+	if (cm) {
+		const char *e = strstr(cm, " pid=");
+		snprintf(comm, sizeof(comm), "%.*s", e ? (int)(e - cm) : 15, cm);
+		set_comm(pid, comm);
+	}
+	t = task(pid);
+	if (wstage(t) < 0 || t->wstate == W_RUNQ)
+		return;
+	if (t->wstate == W_BLOCKED) {
+		double v = at - t->wait_t;
+
+		record(c, ST_BLOCKED_LOAD, v, t->wait_raw, ts, pid, 1);
+		wk = t->waker ? t->waker : WK_OTHER;
+		count(c, C_BLOCKED_LOAD_WOKEN_BY_HARDIRQ + 2 * (wk - WK_HARDIRQ), 1);
+		count(c, C_BLOCKED_LOAD_WOKEN_BY_HARDIRQ + 2 * (wk - WK_HARDIRQ) + 1,
+		      (uint64_t)((v < 0 ? 0 : v) + 0.5));
+	}
+	if (cpu < 0 || cpu >= MAX_CPUS)
+		cpu = c;
+	wait_queued(t, cpu, at, ts);
+}
+
 static void ev_sched_switch(int c, uint64_t ts, const char *args)
 {
 	struct cpu *p = &cpus[c];
@@ -572,6 +760,7 @@ static void ev_sched_switch(int c, uint64_t ts, const char *args)
 	}
 	tp = task(prev);
 	tn = task(next);
+	wait_switch(c, ts, out, prev, next, st);
 
 	count(c, C_CTX_SWITCHES, 1);
 	if (tp->kind == K_IRQ_THREAD || tn->kind == K_IRQ_THREAD)
@@ -658,6 +847,7 @@ static void ev_sys_enter(int c, uint64_t ts, const char *args, int pid)
 	(void)c;
 	if (s < 0)
 		return;
+	t->load = 1;
 	t->sys_open = 1;
 	t->sys_stage = s;
 	t->sys_t0 = tp_start(ts);
@@ -775,7 +965,8 @@ double stage_median(const struct rhist *h)
  * "   comm-pid   [000] flags  12345678: event: args"; the comm may hold
  * spaces and dashes: the pid follows the last '-' before " [".
  */
-static int parse_line(char *s, int *pid, int *cpu, uint64_t *ts, char **comm, char **ev, char **args)
+static int parse_line(char *s, int *pid, int *cpu, uint64_t *ts, char **comm, char **flags,
+		      char **ev, char **args)
 {
 	char *br = strstr(s, " [");
 	char *dash, *p, *end;
@@ -800,8 +991,11 @@ static int parse_line(char *s, int *pid, int *cpu, uint64_t *ts, char **comm, ch
 	p++;
 	while (*p == ' ')
 		p++;
+	*flags = p;
 	while (*p && *p != ' ')		/* flags */
 		p++;
+	if (*p)
+		*p++ = 0;
 	while (*p == ' ')
 		p++;
 	*ts = strtoull(p, &end, 10);
@@ -831,7 +1025,7 @@ static const char *kprobe_sym(const char *ev)
 int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 {
 	FILE *f = fopen(path, "r");
-	char *line = NULL, *comm, *ev, *args, vec[48], fts_sym[128] = "", prev_ev[MAX_CPUS][32];
+	char *line = NULL, *comm, *flags, *ev, *args, vec[48], fts_sym[128] = "", prev_ev[MAX_CPUS][32];
 	uint64_t prev_ts[MAX_CPUS];
 	size_t cap = 0;
 	ssize_t n;
@@ -865,7 +1059,7 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 			rs->lost++;
 			continue;
 		}
-		if (parse_line(line, &pid, &cpu, &ts, &comm, &ev, &args)) {
+		if (parse_line(line, &pid, &cpu, &ts, &comm, &flags, &ev, &args)) {
 			fprintf(stderr, "oracle: cannot read trace line %llu\n",
 				(unsigned long long)rs->lines);
 			return -1;
@@ -917,7 +1111,10 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 		} else if (!strcmp(ev, "fts")) {
 			ev_finish_task_switch(cpu, ts, pid, fts_sym);
 		} else if (!strcmp(ev, "sched_waking")) {
+			wait_waking(pid, flags, args);
 			ev_sched_waking(ts, args);
+		} else if (!strcmp(ev, "sched_wakeup") || !strcmp(ev, "sched_wakeup_new")) {
+			ev_sched_wakeup(cpu, ts, ev, args);
 		} else if (!strcmp(ev, "sys_enter")) {
 			ev_sys_enter(cpu, ts, args, pid);
 		} else if (!strcmp(ev, "sys_exit")) {

@@ -77,13 +77,22 @@ static void nc_diff_stage_fill(struct nc_diff_stage *r, const struct nc_model *a
 	}
 }
 
-/* nc_diff_cmp - top-level stages first, then by the size of their delta */
+/* nc_diff_rank - the section of a stage: the total, other CPU work, waiting */
+static int nc_diff_rank(const struct nc_diff_stage *r)
+{
+	return r->role == NC_ROLE_TOP ? 0 : r->role == NC_ROLE_LATENCY ? 2 : 1;
+}
+
+/*
+ * nc_diff_cmp - top-level stages first, then the other CPU work, then
+ * waiting; in each, by the size of their delta
+ */
 static int nc_diff_cmp(const void *x, const void *y)
 {
 	const struct nc_diff_stage *a = x, *b = y;
 
-	if ((a->role == NC_ROLE_TOP) != (b->role == NC_ROLE_TOP))
-		return a->role == NC_ROLE_TOP ? -1 : 1;
+	if (nc_diff_rank(a) != nc_diff_rank(b))
+		return nc_diff_rank(a) - nc_diff_rank(b);
 	if (fabs(a->delta) != fabs(b->delta))
 		return fabs(a->delta) > fabs(b->delta) ? -1 : 1;
 	return strcmp(a->name, b->name);
@@ -313,7 +322,7 @@ static void nc_diff_text(FILE *f, const struct nc_diff *d)
 {
 	char v[6][32];
 	unsigned int i;
-	bool nested_head = false;
+	int section = 0;
 
 	nc_diff_heading(f, "A", d->ma, d->name_a, d->pps_a);
 	nc_diff_heading(f, "B", d->mb, d->name_b, d->pps_b);
@@ -330,10 +339,11 @@ static void nc_diff_text(FILE *f, const struct nc_diff *d)
 
 		if (r->unit != NETCOST_UNIT_CYCLES || (r->a <= 0 && r->b <= 0))
 			continue;
-		if (r->role != NC_ROLE_TOP && !nested_head) {
-			fprintf(f, "-- not in the total (nested, other work, or waiting):\n");
-			nested_head = true;
-		}
+		if (nc_diff_rank(r) == 1 && section < 1)
+			fprintf(f, "-- not in the total (nested, or other work):\n");
+		if (nc_diff_rank(r) == 2 && section < 2)
+			fprintf(f, "-- waiting (time off CPU, not in the total):\n");
+		section = nc_diff_rank(r);
 		fprintf(f, "%-18s %10s %10s", r->name, nc_fmt(v[0], 32, r->a), nc_fmt(v[1], 32, r->b));
 		if (r->ratio >= 0)
 			fprintf(f, " %6.2fx", r->ratio);

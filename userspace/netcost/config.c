@@ -190,7 +190,7 @@ static int nc_config_set(int argc, char **argv)
 	if (cpus && nc_parse_cpulist(cpus, cpuset, NC_MAX_CPUS))
 		return nc_usage_err("config set: bad CPU list '%s'", cpus);
 	if (grp && nc_parse_groups(grp, &groups))
-		return nc_usage_err("config set: groups wants irq,softirq,net,sched,syscall or all, not '%s'", grp);
+		return nc_usage_err("config set: groups wants irq,softirq,net,sched,syscall,wait or all, not '%s'", grp);
 	if (rec && strcmp(rec, "on") && strcmp(rec, "off"))
 		return nc_usage_err("config set: recording wants on or off, not '%s'", rec);
 

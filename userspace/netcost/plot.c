@@ -119,6 +119,50 @@ static void nc_side_label(FILE *f, const struct nc_model *m, const char *tag,
 }
 
 /*
+ * nc_plot_waiting - the waiting stages (time off CPU, not in the bars):
+ * each one's cycles per packet on each side, one line each.  Returns the
+ * y below what it drew.
+ */
+static int nc_plot_waiting(FILE *f, struct nc_model **m, int n, int y)
+{
+	const char *names[NC_MAX_STAGES];
+	unsigned int s, t, nr = 0;
+	char buf[32];
+	int i;
+
+	for (i = 0; i < n; i++)
+		for (s = 0; s < m[i]->nr_stages; s++) {
+			if (m[i]->stage[s].role != NC_ROLE_LATENCY ||
+			    nc_stage_per_packet(m[i], &m[i]->total, s) <= 0)
+				continue;
+			for (t = 0; t < nr && strcmp(names[t], m[i]->stage[s].name); t++)
+				;
+			if (t == nr && nr < NC_MAX_STAGES)
+				names[nr++] = m[i]->stage[s].name;
+		}
+	if (!nr)
+		return y;
+	fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"h2\">Waiting per packet (time off CPU, not in the bars)</text>\n",
+		20, y);
+	y += 20;
+	for (t = 0; t < nr; t++, y += 18) {
+		fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"lab\">%s:", 20, y, names[t]);
+		for (i = 0; i < n; i++) {
+			int k = nc_model_find_stage(m[i], names[t]);
+			double v = k < 0 ? 0 : nc_stage_per_packet(m[i], &m[i]->total, (unsigned int)k);
+
+			if (v > 0)
+				nc_report_value(buf, sizeof(buf), v);
+			else
+				snprintf(buf, sizeof(buf), "-");
+			fprintf(f, "%s %s %s", i ? "," : "", i ? "B" : "A", buf);
+		}
+		fputs(" cycles/pkt</text>\n", f);
+	}
+	return y + 12;
+}
+
+/*
  * nc_plot_bars - one stacked bar per snapshot: the top-level stages'
  * cycles per packet, with the total at the end; segments too narrow for
  * their number get it in the legend below, which gives every stage's
@@ -226,7 +270,7 @@ static int nc_plot_bars(FILE *f, struct nc_model **m, int n, int y)
 		fputs(" cycles/pkt</text>\n", f);
 		lx += W / 2 - 10;
 	}
-	return ly + 30;
+	return nc_plot_waiting(f, m, n, ly + 30);
 }
 
 /* nc_bucket_x - a value's place on a panel's log2 axis, 0..1 */

@@ -1,0 +1,132 @@
+#!/bin/sh
+# t-wait.sh - (guest) the waiting stages against the scheduler's own
+# figures: /proc/<pid>/task/<tid>/schedstat, field 2 (run_delay, ns: the
+# time a task spent queued before it ran).  The host's check-wait
+# compares; this script keeps the figures in OUTDIR and checks what
+# needs no arithmetic.
+#
+#   CPU 0: the sink (root ns), the sender (peer ns, paced) and a nice-0
+#          spinner, so that the load tasks queue behind each other and
+#          behind the spinner;
+#   CPU 1: this script and every netcost command (they are load tasks
+#          too: netlink is sendmsg/recvmsg), so that their own waits stay
+#          off CPU 0.
+#
+# The window is exact for the load: the load is stopped (SIGSTOP, every
+# thread in state T, so no wait is open) while run_delay is read and
+# netcost is reset, then runs SECONDS, then is stopped again before
+# run_delay is read back.  IRQ threads and ksoftirqd cannot be stopped:
+# their run_delay is read right before the reset and right after
+# recording stops, and waits that end inside those reads count on one
+# side only (check-wait's tolerance).
+#
+# usage: t-wait.sh OUTDIR [SECONDS]
+out=${1:-/mnt/out}
+secs=${2:-4}
+mkdir -p "$out"
+. /lab/lib.sh
+notok() { not_ok "$@"; }
+
+wait_for() {
+	i=0
+	until "$@"; do
+		i=$((i + 1))
+		[ $i -gt 100 ] && return 1
+		sleep 0.1
+	done
+}
+
+ncpu=$(grep -c ^processor /proc/cpuinfo)
+if [ "$ncpu" -lt 2 ]; then
+	skip "t-wait needs 2 CPUs (this guest has $ncpu)"
+	exit 0
+fi
+taskset -p -c 1 $$ > /dev/null || notok "taskset: this script to CPU 1"
+
+if lsmod | grep -q '^netcost '; then rmmod netcost; fi
+if insmod /lib/netcost/netcost.ko; then ok "insmod netcost.ko"; else notok "insmod netcost.ko"; exit 1; fi
+
+# threads PID... - the thread ids of the processes
+threads() {
+	for p in "$@"; do ls "/proc/$p/task" 2> /dev/null; done
+}
+# workers PID - the threads of PID but its main thread
+workers() {
+	ls "/proc/$1/task" 2> /dev/null | grep -vx "$1"
+}
+# stopped TID... - every thread is stopped (state T)
+stopped() {
+	for t in "$@"; do
+		s=$(sed 's/.*) //' "/proc/$t/stat" 2> /dev/null | cut -d' ' -f1)
+		[ "$s" = T ] || [ "$s" = t ] || return 1
+	done
+}
+# delays FILE TID... - "tid comm run_delay" per thread
+delays() {
+	f=$1; shift
+	: > "$f"
+	for t in "$@"; do
+		read -r run delay n < "/proc/$t/schedstat" || continue
+		read -r comm < "/proc/$t/comm"
+		echo "$t $comm $delay $n" >> "$f"
+	done
+}
+kthreads() {
+	for p in /proc/[0-9]*; do
+		read -r comm < "$p/comm" 2> /dev/null || continue
+		case $comm in irq/*|ksoftirqd/*) echo "${p#/proc/}" ;; esac
+	done
+}
+
+taskset -c 0 sh -c 'while :; do :; done' &
+spin=$!
+rm -f /tmp/wready
+netcost-gen sink -p 9100 -C 0 -l 120 --idle-timeout 60 -q --ready-file /tmp/wready \
+	> "$out/sink.out" 2>&1 &
+sink=$!
+wait_for test -s /tmp/wready || notok "sink did not come up"
+in-ns netcost-gen send -H 10.0.0.1 -p 9100 -m 18 -r 4000 -b 4 -l 120 -C 0 -q --report-wait 0 \
+	> "$out/send.out" 2>&1 &
+send=$!
+sleep 1
+
+# The load tasks: the sink, and the sender's worker threads.  The
+# sender's main thread only waits for its workers and never enters a
+# socket call: it is no load task, and its run_delay is left out.
+all=$(threads $sink $send)
+load="$sink $(workers $send)"
+kill -STOP $sink $send
+wait_for stopped $all || notok "the load did not stop"
+kt=$(kthreads)
+# the figures go to /tmp first: a write to /mnt/out (9p) inside the
+# window would wake the virtio IRQ thread there
+delays /tmp/w.load.before $load
+delays /tmp/w.kthreads.before $kt
+netcost reset || notok "netcost reset"
+kill -CONT $sink $send
+sleep "$secs"
+kill -STOP $sink $send
+wait_for stopped $all || notok "the load did not stop"
+netcost config set recording off || notok "recording off"
+delays /tmp/w.kthreads.after $kt
+delays /tmp/w.load.after $load
+netcost dump -j > /tmp/w.after.json || notok "netcost dump -j"
+netcost info -j > /tmp/w.info.json || notok "netcost info -j"
+netcost save /tmp/w.snapshot.json --note "t-wait: ${secs}s of paced UDP beside a spinner" ||
+	notok "netcost save"
+for f in load.before load.after kthreads.before kthreads.after after.json info.json snapshot.json; do
+	cp "/tmp/w.$f" "$out/$f"
+done
+netcost config set recording on
+kill $spin
+kill -CONT $sink $send
+kill $send $sink 2> /dev/null
+wait $send $sink $spin 2> /dev/null
+if [ -s "$out/after.json" ] && [ -s "$out/load.after" ]; then
+	ok "t-wait: $secs s of paced UDP on CPU 0 beside a spinner, run_delay kept"
+else
+	notok "t-wait: no figures kept"
+fi
+rmmod netcost || notok "rmmod netcost"
+dmesg > "$out/dmesg"
+if grep -qE 'WARNING|BUG|Oops|scheduling while atomic' "$out/dmesg"; then notok "dmesg clean"; else ok "dmesg clean"; fi
