@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -42,6 +43,7 @@ struct soak_wtask {
 struct spinner {
 	uint64_t loops;		/* written by the spinner only */
 	uint64_t yield_chunks;	/* sched_yield() every this many loops; 0: never */
+	int os_tid;		/* its thread id, set before started */
 	int stop;		/* written by the owner once */
 	int started;
 	int cpu;
@@ -62,6 +64,11 @@ struct soak {
 	double *cpu_last;	/* [n] its CPU time at the previous sample */
 	int waits_valid;	/* every scan worked */
 	double scan_s;
+	int scans;		/* scans of every task */
+	/* the cheap test of each sample, before a scan of every task */
+	int cheap;		/* /proc/schedstat and the spinners' tids known */
+	uint64_t others_last;	/* run_delay of the CPUs less ours, last sample */
+	double busy_acc, dt_acc;	/* since the last scan */
 };
 
 static uint64_t now_ns(void)
@@ -171,6 +178,7 @@ static void *spin(void *arg)
 
 	/* only what nothing else wants: the measure is what is left */
 	pthread_setschedparam(pthread_self(), SCHED_IDLE, &param);
+	sp->os_tid = syscall(SYS_gettid);
 	__atomic_store_n(&sp->started, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&sp->stop, __ATOMIC_RELAXED)) {
 		for (int i = 0; i < SPIN_CHUNK; i++)
@@ -603,8 +611,16 @@ int soak_waits_account(struct soak_waits *w, const struct soak_task_wait *cur,
 		double d;
 
 		t = old ? bsearch(&key, w->t, old, sizeof(*w->t), cmp_wtask) : NULL;
-		if (t && t->pid != cur[i].pid)
-			t = NULL;	/* not the same task: its tid was reused */
+		if (t) {
+			/* a reused tid may have an entry of its own: the pid's */
+			while (t > w->t && t[-1].tid == key.tid)
+				t--;
+			while (t < w->t + old && t->tid == key.tid &&
+			       t->pid != cur[i].pid)
+				t++;
+			if (t == w->t + old || t->tid != key.tid)
+				t = NULL;
+		}
 		if (!t) {
 			if (w->n == w->cap) {
 				size_t cap = w->cap ? 2 * w->cap : 256;
@@ -818,22 +834,87 @@ static double thread_cpu_s(void)
 }
 
 /*
- * watch_waits - one scan into the bookkeeping; @busy_s: the CPU time the
- * spinners did not get in the interval (of @dt s), all CPUs.  A scan that
- * fails ends the watching (the result says so).
+ * others_wait - the runqueue wait of every task on the soaked CPUs
+ * (/proc/schedstat: a cpuN line's 8th number is its runqueues' run_delay)
+ * less the spinners' and this thread's own, in ns.  -1 when unknown.
+ */
+static int64_t others_wait(const struct soak *s)
+{
+	char line[512], path[64];
+	uint64_t sum = 0, v[2];
+	int found = 0;
+	FILE *f;
+
+	f = fopen("/proc/schedstat", "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long x[8];
+		int cpu;
+
+		if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu,
+			   &x[0], &x[1], &x[2], &x[3], &x[4], &x[5], &x[6], &x[7]) != 9)
+			continue;
+		for (int i = 0; i < s->n; i++)
+			if (s->sp[i].cpu == cpu) {
+				sum += x[7];
+				found++;
+			}
+	}
+	fclose(f);
+	if (found != s->n)
+		return -1;
+	for (int i = 0; i <= s->n; i++) {
+		int tid = i < s->n ? s->sp[i].os_tid : (int)syscall(SYS_gettid);
+
+		snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", tid);
+		if (!tid || read_nums(path, v, 2))
+			return -1;
+		sum -= v[1];
+	}
+	return (int64_t)sum;
+}
+
+/*
+ * watch_waits - at a sample, with @busy_s the CPU time the spinners did
+ * not get in the interval (of @dt s), all CPUs: when all other tasks
+ * together waited longer than that (the cheap test), or when that test
+ * is not available, a scan of every task into the bookkeeping.  Without
+ * a scan, no task can have waited behind the spinners, so none is missed.
+ * A scan that fails ends the watching (the result says so).
  */
 static void watch_waits(struct soak *s, double busy_s, double dt)
 {
 	struct soak_task_wait *v = NULL;
 	double t0 = thread_cpu_s();
 	size_t cap = 0;
+	int64_t others;
 	long n;
 
 	if (!s->waits_valid)
 		return;
+	s->busy_acc += busy_s;
+	s->dt_acc += dt;
+	if (s->cheap) {
+		others = others_wait(s);
+		if (others < 0) {
+			s->cheap = 0;
+		} else {
+			int64_t d = others - (int64_t)s->others_last;
+
+			s->others_last = others;
+			if (s->waits.scans && d / 1e9 <= busy_s) {
+				s->scan_s += thread_cpu_s() - t0;
+				return;
+			}
+		}
+	}
 	n = scan_tasks(&v, &cap);
-	if (n < 0 || soak_waits_account(&s->waits, v, n, busy_s, dt, task_ident, NULL))
+	if (n < 0 || soak_waits_account(&s->waits, v, n, s->busy_acc, s->dt_acc,
+					task_ident, NULL))
 		s->waits_valid = 0;
+	s->busy_acc = s->dt_acc = 0;
+	s->scans++;
 	free(v);
 	s->scan_s += thread_cpu_s() - t0;
 }
@@ -889,6 +970,7 @@ struct soak *soak_start(const struct soak_calib *c, int ncpus)
 		if (s->waits_valid)
 			s->cpu_last[i] = clock_s(s->clk[i]);
 	}
+	s->cheap = 1;
 	watch_waits(s, 0, 0);		/* where every task's wait starts */
 	s->start_ns = s->last_ns = now_ns();
 	read_loops(s->sp, ncpus, s->last);
@@ -959,6 +1041,7 @@ void soak_stop(struct soak *s, struct soak_result *r)
 		r->seconds = (end - s->start_ns) / 1e9;
 		r->interval_mean = s->total.n ? r->seconds / s->total.n : 0;
 		r->scan_s = s->scan_s;
+		r->scans = s->scans;
 		r->waits_valid = s->waits_valid && s->total.n;
 		if (r->waits_valid) {
 			int n = soak_waits_worst(&s->waits, &r->waiters, WAITERS_MAX);

@@ -109,6 +109,9 @@ struct soak_result {
 	struct soak_waiter *waiters;	/* [nwaiters] behind_s > 0, not SCHED_IDLE,
 					 * the largest first */
 	double scan_s;			/* CPU time the watching took */
+	int scans;			/* scans of every task (the first, and
+					 * each after a sample whose cheap test
+					 * said a task may have waited behind) */
 };
 
 struct soak;

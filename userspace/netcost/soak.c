@@ -253,7 +253,7 @@ static json_t *nc_soak_calib_json(const struct soak_calib *cal,
 
 /*
  * nc_soak_waits_json - the runqueue waits the soak watched: {watched,
- * scan_cpu_s, starved, tasks: [{pid, tid, comm, policy, wait_s,
+ * scans, scan_cpu_s, starved, tasks: [{pid, tid, comm, policy, wait_s,
  * behind_spinners_s}]} (tasks that waited behind the spinners, at least
  * that long, the largest first)
  */
@@ -270,8 +270,8 @@ static json_t *nc_soak_waits_json(const struct soak_result *res)
 			"policy", w->policy, "wait_s", w->wait_s,
 			"behind_spinners_s", w->behind_s));
 	}
-	return json_pack("{s:b, s:f, s:b, s:o}", "watched", res->waits_valid,
-			 "scan_cpu_s", res->scan_s,
+	return json_pack("{s:b, s:i, s:f, s:b, s:o}", "watched", res->waits_valid,
+			 "scans", res->scans, "scan_cpu_s", res->scan_s,
 			 "starved", soak_starved_msg(res, msg, sizeof(msg)),
 			 "tasks", tasks);
 }
