@@ -4,6 +4,7 @@
 #   nosoak  max rate, no soak          soak   max rate, netcost soak
 #   yield   max rate, netcost soak --yield-us 50
 #   pnosoak / psoak / pyield: the same at a paced 2000 packets/s
+#   fifo    max rate, netcost soak, the sender SCHED_FIFO 1 (--sched fifo:1)
 # The soak's JSON (load, waits) and the sender's JSON per mode; with
 # TRACE=1 an ftrace record of 0.5 s of "soak" (sched, PI, vruntime).
 # usage: stream-tested.sh OUTDIR SECONDS "MODES" [TRACE]
@@ -33,6 +34,7 @@ netcost soak -d 1 -q --yield-us 50 --calib-file /tmp/cal50 >/dev/null 2>"$out/ca
 for m in $modes; do
 	d=$out/$m; mkdir -p $d
 	case $m in p*) rate=2000 ;; *) rate=0 ;; esac
+	case $m in *fifo) sched="--sched fifo:1" ;; *) sched= ;; esac
 	case $m in *nosoak) soak= ;; *yield) soak="--yield-us 50 --calib-file /tmp/cal50" ;; *) soak="--calib-file /tmp/cal0" ;; esac
 	pair wait go-$m 120 || echo "no go-$m" >&2
 	netcost reset
@@ -41,7 +43,7 @@ for m in $modes; do
 		sk=$!
 		sleep 0.5
 	fi
-	netcost-gen send -j -q -H 10.0.0.2 -p 9001 -m 1025 -r $rate -l $secs >$d/send.json 2>$d/send.err &
+	netcost-gen send -j -q -H 10.0.0.2 -p 9001 -m 1025 -r $rate -l $secs $sched >$d/send.json 2>$d/send.err &
 	snd=$!
 	if [ "$trace" = 1 ] && [ $m = soak ]; then
 		sleep 1; trace_on; sleep 0.5; trace_off $d/trace
