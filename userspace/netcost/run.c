@@ -822,17 +822,17 @@ static int nc_run_finish(struct nc_run *r, const struct nc_argv *gen,
 	ret = nc_fetch(&r->nl, m);
 	soak_stop(r->soak, &res);
 	r->soak = NULL;
-	if (ret)
-		goto out_free_model;
-
-	nc_run_parse_results(r);
-	nc_run_warn_load(r);
 	{
 		char msg[1024];	/* the soak slowed the load down (lib/soak.h) */
 
 		if (soak_starved_msg(&res, msg, sizeof(msg)))
 			nc_warn("run: %s", msg);
 	}
+	if (ret)
+		goto out_free_model;
+
+	nc_run_parse_results(r);
+	nc_run_warn_load(r);
 	nc_run_closure(r, m, &res, &cl);
 	packets = nc_run_packets(r, m);
 	soak = nc_soak_json(&res, &r->cal, r->calib_path, r->why, 1.0, json_incref(r->series));
