@@ -18,6 +18,21 @@
  * Use:  soak_calib_load() or soak_calibrate() + soak_calib_save(), then
  *       soak_start(), soak_sample() once per interval, soak_stop().
  * Functions that can fail return 0 or a negative errno.
+ *
+ * A soak must not slow down what it measures.  A SCHED_IDLE spinner gives
+ * way at once to a task that wakes up; it does not give way to a task
+ * that is already runnable and that the scheduler put behind it.  On
+ * 6.1-rt that happens after every priority-inheritance boost ends (the
+ * per-CPU softirq lock): CFS queues the deboosted task behind the spinner,
+ * which then runs to the next tick.  A 1025-byte stream fell from 10,130
+ * to 624 packets/s that way.  So the engine watches, at every sample, how
+ * long each other task waited on the runqueue (/proc/PID/task/TID/
+ * schedstat): in an interval, a task can have waited behind something
+ * other than the spinners at most for the CPU time the spinners did not
+ * get (the load), so what it waited beyond that, it waited behind the
+ * spinners (a lower bound; soak_waits_account()).  soak_starved_msg() says
+ * it in words.  And a spinner can yield the CPU every @yield_us
+ * microseconds (soak_calibrate()), which bounds such a wait.
  */
 #ifndef NETCOST_SOAK_H
 #define NETCOST_SOAK_H
@@ -38,7 +53,38 @@ struct soak_calib {
 	int *cpu;		/* [ncpus] CPU numbers */
 	double *rate;		/* [ncpus] loops/s: 75th percentile window */
 	double *spread;		/* [ncpus] (max - min) / rate of the windows, % */
+	unsigned int yield_us;	/* a spinner yields every this many us (0: never) */
+	uint64_t yield_chunks;	/* ... that is, every this many loops */
 };
+
+/*
+ * One task's runqueue wait while the soak ran: what it waited in all
+ * (run_delay), and the lower bound of what it waited behind the spinners.
+ */
+struct soak_waiter {
+	int pid, tid;
+	int policy;		/* SCHED_*; -1 unknown */
+	char comm[16];
+	double wait_s;		/* runqueue wait seen while the soak ran */
+	double behind_s;	/* of which, at least, behind the spinners */
+};
+
+/* The bookkeeping of soak_waits_account(): one entry per task seen. */
+struct soak_waits {
+	struct soak_wtask *t;	/* sorted by tid */
+	size_t n, cap;
+	unsigned int scans;
+	double seconds;		/* interval lengths accounted */
+};
+
+/* One task as a scan of /proc found it. */
+struct soak_task_wait {
+	int pid, tid;
+	uint64_t wait_ns;	/* /proc/PID/task/TID/schedstat, second field */
+};
+
+/* Tells policy and name of a task, for soak_waits_account(). */
+typedef int (*soak_ident_fn)(int pid, int tid, char *comm, size_t len, void *arg);
 
 /* Running mean and variance (Welford), min and max. */
 struct soak_stat {
@@ -58,6 +104,14 @@ struct soak_result {
 	double seconds;			/* start to the last sample */
 	double *busy_s;			/* [ncpus] CPU-seconds taken from the
 					 * spinner: sum of load / 100 x sample length */
+	int waits_valid;		/* the runqueue waits were watched */
+	int nwaiters;
+	struct soak_waiter *waiters;	/* [nwaiters] behind_s > 0, not SCHED_IDLE,
+					 * the largest first */
+	double scan_s;			/* CPU time the watching took */
+	int scans;			/* scans of every task (the first, and
+					 * each after a sample whose cheap test
+					 * said a task may have waited behind) */
 };
 
 struct soak;
@@ -112,6 +166,47 @@ int soak_calib_default_path(char *buf, size_t len);
  */
 int soak_calibrate(struct soak_calib *c, const int *cpus, int ncpus,
 		   double seconds);
+
+/*
+ * soak_calibrate_yield - soak_calibrate() for spinners that yield the CPU
+ * every @yield_us microseconds (0: never): a first quarter second without
+ * yielding sets how many loops that is (c->yield_chunks), then the
+ * calibration runs with it.
+ */
+int soak_calibrate_yield(struct soak_calib *c, const int *cpus, int ncpus,
+			 double seconds, unsigned int yield_us);
+
+/*
+ * soak_waits_init / soak_waits_free - empty bookkeeping; free it.
+ * soak_waits_account - one scan @cur[@n] at the end of an interval of
+ * @dt seconds in which the spinners did not get @busy_s CPU-seconds (the
+ * load of all soaked CPUs).  The first scan only sets each task's start.
+ * A task's wait in the interval beyond @busy_s is added to its behind_s;
+ * @ident (may be NULL) names a task the first time it has some.  Returns
+ * 0 or -ENOMEM.
+ */
+void soak_waits_init(struct soak_waits *w);
+void soak_waits_free(struct soak_waits *w);
+int soak_waits_account(struct soak_waits *w, const struct soak_task_wait *cur,
+		       size_t n, double busy_s, double dt, soak_ident_fn ident,
+		       void *arg);
+
+/*
+ * soak_waits_worst - up to @max tasks with behind_s > 0 that are not
+ * SCHED_IDLE, the largest first, into a malloc()ed array at *@out.
+ * Returns their number or -ENOMEM.
+ */
+int soak_waits_worst(const struct soak_waits *w, struct soak_waiter **out,
+		     int max);
+
+/*
+ * soak_starved_msg - when a task waited behind the spinners for at least
+ * SOAK_STARVED_PCT % of the soak's time (and 0.1 s), say so in @buf (for
+ * nc_warn(): the task, the figures, what it means, what to do) and return
+ * 1; else 0.
+ */
+#define SOAK_STARVED_PCT	5
+int soak_starved_msg(const struct soak_result *r, char *buf, size_t len);
 
 /*
  * soak_calib_load - read a calibration written by soak_calib_save().

@@ -335,6 +335,12 @@ static int nc_run_finish(struct nc_run *r, const struct nc_argv *gen,
 	ret = nc_fetch(&r->nl, m);
 	soak_stop(r->soak, &res);
 	r->soak = NULL;
+	{
+		char msg[1024];	/* the soak slowed the load down (lib/soak.h) */
+
+		if (soak_starved_msg(&res, msg, sizeof(msg)))
+			nc_warn("run: %s", msg);
+	}
 	if (ret)
 		goto out_free_model;
 

@@ -4,7 +4,9 @@
  * system CPU load the cyclesoak way, every interval and as mean and
  * standard deviation at the end (the reports quote 240 one-second
  * samples).  The engine and its calibration cache are lib/soak.c; the
- * text and the JSON are printed from the same JSON object.
+ * text and the JSON are printed from the same JSON object.  When a task
+ * waited behind the spinners (lib/soak.h: it happens on 6.1-rt), the
+ * soak says so: "waits" in the JSON, a warning on stderr.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -34,6 +36,7 @@ struct nc_soak_opts {
 	double duration;	/* s; 0: until SIGINT */
 	double interval;	/* s */
 	double calib_seconds;
+	unsigned int yield_us;	/* spinners yield every this many us; 0: never */
 	const char *calib_file;
 	bool calibrate;
 	bool json;
@@ -44,9 +47,11 @@ struct nc_soak_opts {
 static void nc_soak_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: netcost soak [-d SECONDS] [-i INTERVAL] [--calibrate] [-j]\n"
+		"usage: netcost soak [-d SECONDS] [-i INTERVAL] [--yield-us US] [--calibrate] [-j]\n"
 		"  -d, --duration S      run this long (default 10; 0: until Ctrl-C)\n"
 		"  -i, --interval S      seconds per sample (default 1)\n"
+		"  --yield-us US         spinners yield the CPU every US microseconds (default 0:\n"
+		"                        never); bounds the wait of a task queued behind them\n"
 		"  --calibrate           measure the idle rate again (keep the system idle)\n"
 		"  --calib-seconds S     calibration time (default 3)\n"
 		"  --calib-file PATH     calibration cache (default: see netcost(8))\n"
@@ -56,7 +61,7 @@ static void nc_soak_usage(FILE *f)
 
 static int nc_soak_parse(int argc, char **argv, struct nc_soak_opts *o)
 {
-	enum { OPT_CALIBRATE = 256, OPT_CALIB_SECONDS, OPT_CALIB_FILE };
+	enum { OPT_CALIBRATE = 256, OPT_CALIB_SECONDS, OPT_CALIB_FILE, OPT_YIELD_US };
 	static const struct option lopts[] = {
 		{ "duration", required_argument, NULL, 'd' },
 		{ "interval", required_argument, NULL, 'i' },
@@ -65,6 +70,7 @@ static int nc_soak_parse(int argc, char **argv, struct nc_soak_opts *o)
 		{ "calibrate", no_argument, NULL, OPT_CALIBRATE },
 		{ "calib-seconds", required_argument, NULL, OPT_CALIB_SECONDS },
 		{ "calib-file", required_argument, NULL, OPT_CALIB_FILE },
+		{ "yield-us", required_argument, NULL, OPT_YIELD_US },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
@@ -104,6 +110,18 @@ static int nc_soak_parse(int argc, char **argv, struct nc_soak_opts *o)
 		case OPT_CALIB_FILE:
 			o->calib_file = optarg;
 			break;
+		case OPT_YIELD_US: {
+			char *end;
+			unsigned long v;
+
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || *optarg == '-' || v > 1000000)
+				rc = nc_usage_err("soak: --yield-us wants microseconds, 0 to 1000000, not '%s'",
+						  optarg);
+			o->yield_us = v;
+			break;
+		}
 		case ':':
 			return nc_usage_err("soak: %s needs a value", argv[optind - 1]);
 		default:
@@ -146,8 +164,20 @@ int nc_soak_calib_path(const char *who, const char *file, char *buf, size_t len)
  * why a new one was made (NULL: it came from the cache).  Shared by
  * "soak" and "run".
  */
+static int nc_soak_calib_yield(const char *who, bool force, double seconds,
+			       unsigned int yield_us, const char *path, FILE *msgs,
+			       struct soak_calib *cal, const char **why);
+
 int nc_soak_calib(const char *who, bool force, double seconds, const char *path,
 		  FILE *msgs, struct soak_calib *cal, const char **why)
+{
+	return nc_soak_calib_yield(who, force, seconds, 0, path, msgs, cal, why);
+}
+
+/* nc_soak_calib_yield - nc_soak_calib() for spinners yielding every @yield_us */
+static int nc_soak_calib_yield(const char *who, bool force, double seconds,
+			       unsigned int yield_us, const char *path, FILE *msgs,
+			       struct soak_calib *cal, const char **why)
 {
 	int *cpus, n, rc;
 	char err[512];
@@ -163,6 +193,8 @@ int nc_soak_calib(const char *who, bool force, double seconds, const char *path,
 			*why = "calibration file unreadable";
 		else
 			*why = soak_calib_stale(cal, time(NULL));
+		if (!*why && cal->yield_us != yield_us)
+			*why = "made with another --yield-us";
 		if (!*why)
 			return NC_EXIT_OK;
 		soak_calib_free(cal);
@@ -176,7 +208,7 @@ int nc_soak_calib(const char *who, bool force, double seconds, const char *path,
 	fprintf(msgs, "%s: calibrating %d CPU%s for %.0f s (%s); keep the system idle\n",
 		who, n, n > 1 ? "s" : "", seconds, *why);
 	fflush(msgs);
-	rc = soak_calibrate(cal, cpus, n, seconds);
+	rc = soak_calibrate_yield(cal, cpus, n, seconds, yield_us);
 	free(cpus);
 	if (rc) {
 		nc_err("%s: calibration: %s", who, strerror(-rc));
@@ -210,19 +242,45 @@ static json_t *nc_soak_calib_json(const struct soak_calib *cal,
 		json_array_append_new(cpus, json_pack("{s:i, s:I, s:f}",
 			"cpu", cal->cpu[i], "loops_per_s", (json_int_t)(cal->rate[i] + 0.5),
 			"spread_pct", cal->spread[i]));
-	return json_pack("{s:s, s:s, s:s, s:I, s:f, s:b, s:s?, s:o}",
+	return json_pack("{s:s, s:s, s:s, s:I, s:f, s:b, s:s?, s:i, s:I, s:o}",
 			 "file", path, "kernel", cal->kernel,
 			 "cpu_model", cal->cpu_model,
 			 "timestamp", (json_int_t)cal->timestamp,
 			 "seconds", cal->seconds, "new", why != NULL,
-			 "reason", why, "cpus", cpus);
+			 "reason", why, "yield_us", (int)cal->yield_us,
+			 "yield_loops", (json_int_t)cal->yield_chunks, "cpus", cpus);
+}
+
+/*
+ * nc_soak_waits_json - the runqueue waits the soak watched: {watched,
+ * scans, scan_cpu_s, starved, tasks: [{pid, tid, comm, policy, wait_s,
+ * behind_spinners_s}]} (tasks that waited behind the spinners, at least
+ * that long, the largest first)
+ */
+static json_t *nc_soak_waits_json(const struct soak_result *res)
+{
+	json_t *tasks = json_array();
+	char msg[1024];
+
+	for (int i = 0; i < res->nwaiters; i++) {
+		const struct soak_waiter *w = &res->waiters[i];
+
+		json_array_append_new(tasks, json_pack("{s:i, s:i, s:s, s:i, s:f, s:f}",
+			"pid", w->pid, "tid", w->tid, "comm", w->comm,
+			"policy", w->policy, "wait_s", w->wait_s,
+			"behind_spinners_s", w->behind_s));
+	}
+	return json_pack("{s:b, s:i, s:f, s:b, s:o}", "watched", res->waits_valid,
+			 "scans", res->scans, "scan_cpu_s", res->scan_s,
+			 "starved", soak_starved_msg(res, msg, sizeof(msg)),
+			 "tasks", tasks);
 }
 
 /*
  * nc_soak_json - what a soak measured: {interval_s, seconds, calibration,
  * per_cpu: [{cpu, load: {samples, mean, stddev, ...}, busy_s}], total,
- * series}; takes the reference to @series.  "soak -j" prints it, "run"
- * keeps it in the snapshot (meta.soak).
+ * waits, series}; takes the reference to @series.  "soak -j" prints it,
+ * "run" keeps it in the snapshot (meta.soak).
  */
 json_t *nc_soak_json(const struct soak_result *res, const struct soak_calib *cal,
 		     const char *path, const char *why, double interval,
@@ -234,11 +292,12 @@ json_t *nc_soak_json(const struct soak_result *res, const struct soak_calib *cal
 		json_array_append_new(per_cpu, json_pack("{s:i, s:o, s:f}",
 			"cpu", res->cpu[i], "load", nc_soak_stat_json(&res->per_cpu[i]),
 			"busy_s", res->busy_s ? res->busy_s[i] : 0.0));
-	return json_pack("{s:f, s:f, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:f, s:f, s:o, s:o, s:o, s:o, s:o}",
 			 "interval_s", res->total.n ? res->interval_mean : interval,
 			 "seconds", res->seconds,
 			 "calibration", nc_soak_calib_json(cal, path, why),
 			 "per_cpu", per_cpu, "total", nc_soak_stat_json(&res->total),
+			 "waits", nc_soak_waits_json(res),
 			 "series", series);
 }
 
@@ -311,8 +370,8 @@ int cmd_soak(int argc, char **argv)
 	rc = nc_soak_calib_path("soak", o.calib_file, path, sizeof(path));
 	if (rc)
 		return rc;
-	rc = nc_soak_calib("soak", o.calibrate, o.calib_seconds, path,
-			   o.json ? stderr : stdout, &cal, &why);
+	rc = nc_soak_calib_yield("soak", o.calibrate, o.calib_seconds, o.yield_us,
+				 path, o.json ? stderr : stdout, &cal, &why);
 	if (rc)
 		return rc;
 
@@ -372,6 +431,12 @@ int cmd_soak(int argc, char **argv)
 			res.total.mean);
 	if (!res.total.n)
 		nc_warn("soak: no complete sample");
+	{
+		char msg[1024];
+
+		if (soak_starved_msg(&res, msg, sizeof(msg)))
+			nc_warn("soak: %s", msg);
+	}
 	json_decref(out);
 	soak_result_free(&res);
 	soak_calib_free(&cal);
