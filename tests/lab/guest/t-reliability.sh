@@ -198,12 +198,26 @@ slab_snap /tmp/rel.slab1
 lim=$CYCLES; [ "$lim" -lt 64 ] && lim=64
 plim=$((CYCLES * 16)); [ "$plim" -lt 256 ] && plim=256
 skblim=$((lim + 128 * $(grep -c ^processor /proc/cpuinfo)))
-grown=$(awk -v lim="$lim" -v plim="$plim" -v skblim="$skblim" 'FILENAME == ARGV[1] { a[$1] = $2; next }
+grown_now() {
+	awk -v lim="$lim" -v plim="$plim" -v skblim="$skblim" 'FILENAME == ARGV[1] { a[$1] = $2; next }
 	$1 == "@percpu" { if ($2 - a[$1] >= plim) print "Percpu:" a[$1] "kB->" $2 "kB"; next }
 	$1 == "@vmalloc" { if ($2 - a[$1] >= 256) print "VmallocUsed:" a[$1] "kB->" $2 "kB"; next }
 	$1 == "vmap_area" { next }
 	$1 == "skbuff_head_cache" { if ($2 - a[$1] >= skblim) print $1 ":" a[$1] "->" $2; next }
-	($1 in a) && $2 - a[$1] >= lim { print $1 ":" a[$1] "->" $2 }' /tmp/rel.slab0 /tmp/rel.slab1 | tr '\n' ' ')
+	($1 in a) && $2 - a[$1] >= lim { print $1 ":" a[$1] "->" $2 }' /tmp/rel.slab0 /tmp/rel.slab1 | tr '\n' ' '
+}
+grown=$(grown_now)
+# Frees deferred past the end of the load (RCU callbacks, delayed fput:
+# 6.1-rt once had filp 82 -> 196 at the first look) finish within
+# seconds; a leak stays.  Look again, up to 5 times, 2 s apart.
+_n=0
+while [ -n "$grown" ] && [ $_n -lt 5 ]; do
+	diag "not back yet: $grown; looking again in 2 s"
+	sleep 2
+	slab_snap /tmp/rel.slab1
+	grown=$(grown_now)
+	_n=$((_n + 1))
+done
 diag "largest changes: $(awk 'FILENAME == ARGV[1] { a[$1] = $2; next } ($1 in a) { d = $2 - a[$1]; if (d != 0) print d, $1 }' /tmp/rel.slab0 /tmp/rel.slab1 | sort -rn | head -5 | tr '\n' ' ')"
 if [ -z "$grown" ]; then
 	ok "slabinfo, Percpu and VmallocUsed back (no cache grew by $lim objects, skbuff_head_cache by $skblim, Percpu by $plim kB, VmallocUsed by 256 kB)"
