@@ -4,7 +4,7 @@
  * measures (lib/soak.c): the runqueue-wait bookkeeping of
  * soak_waits_account() (a task's wait beyond what the spinners did not
  * get is wait behind them), the worst tasks, and the warning's words.
- * The figures are those of the 6.1-rt stream collapse (notes-collapse.md).
+ * The figures are those of the 6.1-rt stream collapse (Documentation/collapse-6.1-rt.md).
  */
 #include <sched.h>
 #include <stdarg.h>
