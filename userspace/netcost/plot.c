@@ -123,11 +123,34 @@ static void nc_side_label(FILE *f, const struct nc_model *m, const char *tag,
  * each one's cycles per packet on each side, one line each.  Returns the
  * y below what it drew.
  */
+/*
+ * nc_plot_ab - " A x, B y": stage @name's cycles per packet in each
+ * snapshot (its own cycles with @own), "-" where it has none
+ */
+static void nc_plot_ab(FILE *f, struct nc_model **m, int n, const char *name, bool own)
+{
+	char buf[32];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		int k = nc_model_find_stage(m[i], name);
+		double v = 0;
+
+		if (k >= 0)
+			v = own ? nc_stage_own_per_packet(m[i], &m[i]->total, (unsigned int)k) :
+				  nc_stage_per_packet(m[i], &m[i]->total, (unsigned int)k);
+		if (v > 0)
+			nc_report_value(buf, sizeof(buf), v);
+		else
+			snprintf(buf, sizeof(buf), "-");
+		fprintf(f, "%s %s %s", i ? "," : "", i ? "B" : "A", buf);
+	}
+}
+
 static int nc_plot_waiting(FILE *f, struct nc_model **m, int n, int y)
 {
 	const char *names[NC_MAX_STAGES];
 	unsigned int s, t, nr = 0;
-	char buf[32];
 	int i;
 
 	for (i = 0; i < n; i++)
@@ -147,16 +170,7 @@ static int nc_plot_waiting(FILE *f, struct nc_model **m, int n, int y)
 	y += 20;
 	for (t = 0; t < nr; t++, y += 18) {
 		fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"lab\">%s:", 20, y, names[t]);
-		for (i = 0; i < n; i++) {
-			int k = nc_model_find_stage(m[i], names[t]);
-			double v = k < 0 ? 0 : nc_stage_per_packet(m[i], &m[i]->total, (unsigned int)k);
-
-			if (v > 0)
-				nc_report_value(buf, sizeof(buf), v);
-			else
-				snprintf(buf, sizeof(buf), "-");
-			fprintf(f, "%s %s %s", i ? "," : "", i ? "B" : "A", buf);
-		}
+		nc_plot_ab(f, m, n, names[t], false);
 		fputs(" cycles/pkt</text>\n", f);
 	}
 	return y + 12;
@@ -256,17 +270,7 @@ static int nc_plot_bars(FILE *f, struct nc_model **m, int n, int y)
 		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
 			"<text x=\"%d\" y=\"%d\" class=\"lab\">%s:", lx, ly - 10,
 			nc_top_colour(&tops, tops.name[t]), lx + 16, ly, tops.name[t]);
-		for (i = 0; i < n; i++) {
-			int k = nc_model_find_stage(m[i], tops.name[t]);
-			double v = k < 0 ? 0 : nc_stage_own_per_packet(m[i], &m[i]->total,
-									(unsigned int)k);
-
-			if (v > 0)
-				nc_report_value(buf, sizeof(buf), v);
-			else
-				snprintf(buf, sizeof(buf), "-");
-			fprintf(f, "%s %s %s", i ? "," : "", i ? "B" : "A", buf);
-		}
+		nc_plot_ab(f, m, n, tops.name[t], true);
 		fputs(" cycles/pkt</text>\n", f);
 		lx += W / 2 - 10;
 	}
