@@ -34,6 +34,34 @@ is() {
 	fi
 }
 
+# The JSON dump is one 300 kB document: a regex over it as one line
+# (sed 's/.*"total":.*"X":.../') backtracks for tens of seconds in
+# busybox sed under TCG.  These split it at braces and commas and read
+# it with awk, in one pass.
+# json_lines [FILE] - FILE (default: a fresh "netcost dump -j"), one
+# key per line
+json_lines() {
+	if [ -n "$1" ]; then cat "$1"; else netcost dump -j 2>/dev/null; fi |
+		tr -d ' \n' | tr '{,' '\n\n'
+}
+
+# dump_total NAME [FILE] - NAME's total over all CPUs in a JSON dump: a
+# stage's count or a counter's value (empty when it is not there)
+dump_total() {
+	json_lines "$2" | awk -v k="\"$1\":" '
+		$0 == "\"total\":" { t = 1; next }
+		t && $0 == k { getline; sub(/^"count":/, ""); print; exit }
+		t && index($0, k) == 1 { print substr($0, length(k) + 1); exit }'
+}
+
+# dump_cpu_count CPU STAGE [FILE] - STAGE's count on CPU in a JSON dump
+dump_cpu_count() {
+	json_lines "$3" | awk -v c="\"cpu\":$1" -v k="\"$2\":" '
+		$0 == "\"total\":" { exit }
+		index($0, "\"cpu\":") == 1 { in_cpu = ($0 == c); next }
+		in_cpu && $0 == k { getline; sub(/^"count":/, ""); print; exit }'
+}
+
 # kernel_is_rt - the running kernel is PREEMPT_RT
 kernel_is_rt() {
 	uname -v | grep -q PREEMPT_RT && return 0

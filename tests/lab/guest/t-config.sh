@@ -14,10 +14,6 @@ burst() {
 	netcost-gen send -H 10.0.0.2 -p "$1" -m 18 -n 300 -r 1000 -q --report-wait 0 > /dev/null 2>&1
 	wait $_s
 }
-# total NAME - a counter's or stage's total from "netcost dump -j"
-total() {
-	netcost dump -j | tr -d ' \n' | sed -n "s/.*\"total\":.*\"$1\":{\"count\":\([0-9]*\).*/\1/p; s/.*\"total\":.*\"$1\":\([0-9]*\).*/\1/p" | head -1
-}
 # refused DESC ARGS... - "netcost config set ARGS" must fail with a message
 refused() {
 	_d=$1; shift
@@ -36,10 +32,10 @@ other=$(awk '/ eth0$/ { sub(":", "", $1); print $1 }' /proc/interrupts)
 netcost reset
 check "recording off" netcost config set recording off
 burst 9100
-is "no packets counted while recording is off" "$(total rx_packets)" 0
+is "no packets counted while recording is off" "$(dump_total rx_packets)" 0
 check "recording on" netcost config set recording on
 burst 9101
-r=$(total rx_packets)
+r=$(dump_total rx_packets)
 [ "${r:-0}" -ge 300 ] && ok "rx_packets $r after recording on" || not_ok "rx_packets ${r:-0} after recording on"
 
 # groups: only irq; the net hooks go, and come back with all
@@ -48,12 +44,12 @@ netcost info > /tmp/info.irq
 grep -E '^ *napi_poll ' /tmp/info.irq | grep -qi ' no ' && ok "napi_poll detached with groups irq" || not_ok "napi_poll still attached"
 netcost reset
 burst 9102
-is "rx_skb empty with groups irq" "$(total rx_skb)" 0
-h=$(total hardirq); [ "${h:-0}" -gt 0 ] && ok "hardirq still recorded ($h)" || not_ok "hardirq empty with groups irq"
+is "rx_skb empty with groups irq" "$(dump_total rx_skb)" 0
+h=$(dump_total hardirq); [ "${h:-0}" -gt 0 ] && ok "hardirq still recorded ($h)" || not_ok "hardirq empty with groups irq"
 check "groups all" netcost config set groups all
 netcost reset
 burst 9103
-r=$(total rx_skb); [ "${r:-0}" -ge 300 ] && ok "rx_skb recorded again after groups all ($r)" || not_ok "rx_skb ${r:-0} after groups all"
+r=$(dump_total rx_skb); [ "${r:-0}" -ge 300 ] && ok "rx_skb recorded again after groups all ($r)" || not_ok "rx_skb ${r:-0} after groups all"
 
 # groups without softirq: NET_RX still opens NAPI frames (net group), but
 # where it ran is the softirq group's to count, so nothing is filed
@@ -61,9 +57,9 @@ r=$(total rx_skb); [ "${r:-0}" -ge 300 ] && ok "rx_skb recorded again after grou
 check "groups net" netcost config set groups net
 netcost reset
 burst 9106
-r=$(total rx_packets); [ "${r:-0}" -ge 300 ] && ok "rx_packets counted with groups net ($r)" || not_ok "rx_packets ${r:-0} with groups net"
+r=$(dump_total rx_packets); [ "${r:-0}" -ge 300 ] && ok "rx_packets counted with groups net ($r)" || not_ok "rx_packets ${r:-0} with groups net"
 for w in irq_exit ksoftirqd irq_thread other_irq_thread task_bh_enable; do
-	is "net_rx_in_$w not counted with the softirq group off" "$(total net_rx_in_$w)" 0
+	is "net_rx_in_$w not counted with the softirq group off" "$(dump_total net_rx_in_$w)" 0
 done
 check "groups all" netcost config set groups all
 
@@ -76,8 +72,8 @@ i=0; while [ ! -s /tmp/ready.lo ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1));
 netcost-gen send -H 127.0.0.1 -p 9107 -m 18 -n 300 -r 1000 -q --report-wait 0 > /dev/null 2>&1
 wait $_s
 # (a neighbour probe on the wire may still come and go)
-r=$(total rx_packets); [ "${r:-0}" -le 5 ] && ok "rx_packets ${r:-0} after 300 packets over loopback" || not_ok "rx_packets ${r:-0} after 300 packets over loopback"
-r=$(total tx_packets); [ "${r:-0}" -le 5 ] && ok "tx_packets ${r:-0} after 300 packets over loopback" || not_ok "tx_packets ${r:-0} after 300 packets over loopback"
+r=$(dump_total rx_packets); [ "${r:-0}" -le 5 ] && ok "rx_packets ${r:-0} after 300 packets over loopback" || not_ok "rx_packets ${r:-0} after 300 packets over loopback"
+r=$(dump_total tx_packets); [ "${r:-0}" -le 5 ] && ok "tx_packets ${r:-0} after 300 packets over loopback" || not_ok "tx_packets ${r:-0} after 300 packets over loopback"
 
 # the task table gives slots back, also of tasks that die in a call (defect 5)
 if command -v nc-task-slots > /dev/null; then nc-task-slots 64; else not_ok "nc-task-slots is not in the image"; fi
@@ -90,7 +86,7 @@ if [ -n "$nic" ] && [ -n "$other" ]; then
 	b=$(awk -v i="$nic:" '$1 == i { s = 0; for (j = 2; $j ~ /^[0-9]+$/; j++) s += $j; print s }' /proc/interrupts)
 	burst 9104
 	a=$(awk -v i="$nic:" '$1 == i { s = 0; for (j = 2; $j ~ /^[0-9]+$/; j++) s += $j; print s }' /proc/interrupts)
-	o=$(total hardirq_other)
+	o=$(dump_total hardirq_other)
 	[ "${o:-0}" -ge $((a - b)) ] && ok "eth1's $((a - b)) interrupts counted as hardirq_other ($o)" || not_ok "hardirq_other ${o:-0} < eth1's $((a - b))"
 	check "nic-irqs auto" netcost config set nic-irqs auto
 elif [ "$LAB_NIC" = virtio ]; then
@@ -105,8 +101,7 @@ check "cpus 0" netcost config set cpus 0
 netcost reset
 burst 9105
 # CPU 1's part of the dump: from its "cpu" key to the totals
-c1=$(netcost dump -j | tr -d ' \n' | sed 's/"total":.*//; s/.*{"cpu":1,//' |
-	sed -n 's/.*"ctx_switch":{"count":\([0-9]*\).*/\1/p')
+c1=$(dump_cpu_count 1 ctx_switch)
 is "nothing recorded on CPU 1 with cpus 0" "${c1:-0}" 0
 check "cpus all again" netcost config set cpus 0-1
 

@@ -52,10 +52,6 @@ carrier_up /sys/class/net/eth0/carrier && carrier_up "$LAB_NS_SYS/class/net/eth1
 ping -c 1 -W 2 10.0.0.2 > /dev/null 2>&1 || ping -c 1 -W 2 10.0.0.2 > /dev/null 2>&1
 diag "after the round trips: $(ls /sys/class/net | wc -l) devices here, $(ls "$LAB_NS_SYS/class/net" | wc -l) in the peer namespace"
 
-# total NAME - a counter's total from "netcost dump -j"
-total() {
-	netcost dump -j | tr -d ' \n' | sed -n "s/.*\"total\":.*\"$1\":{\"count\":\([0-9]*\).*/\1/p; s/.*\"total\":.*\"$1\":\([0-9]*\).*/\1/p" | head -1
-}
 re="$(nic_irq_regex eth0)|$(nic_irq_regex eth1)"
 # counted DESC - nic_irqs over a load equals the NIC lines of
 # /proc/interrupts: netcost's read is sandwiched between two reads of /proc
@@ -65,7 +61,7 @@ counted() {
 	udp_load 2 || diag "udp_load failed"
 	sleep 0.3
 	p1=$(irq_count "$re")
-	got=$(total nic_irqs)
+	got=$(dump_total nic_irqs)
 	p2=$(irq_count "$re")
 	if [ "$((p1 - p0))" -gt 100 ] && [ "${got:-0}" -ge "$((p1 - p0))" ] && [ "${got:-0}" -le "$((p2 - p0))" ]; then
 		ok "$1: nic_irqs $got = /proc/interrupts $((p1 - p0))..$((p2 - p0))"

@@ -47,10 +47,6 @@ load_stop() {
 	wait $LOAD_SEND $LOAD_SINK 2>/dev/null
 }
 
-# total NAME - a counter's or stage's count from "netcost dump -j"
-total() {
-	netcost dump -j 2>/dev/null | tr -d ' \n' | sed -n "s/.*\"total\":.*\"$1\":{\"count\":\([0-9]*\).*/\1/p; s/.*\"total\":.*\"$1\":\([0-9]*\).*/\1/p" | head -1
-}
 
 NICRE=""
 nic_re() {
@@ -73,9 +69,8 @@ match_proc() {
 	i2=$(irq_count "$NICRE"); s2=$(net_rx)
 	netcost dump -j >/tmp/rel.dump 2>/tmp/rel.dump.err
 	i3=$(irq_count "$NICRE"); s3=$(net_rx)
-	j=$(tr -d ' \n' </tmp/rel.dump | sed 's/.*"total"://')
-	ni=$(echo "$j" | sed -n 's/.*"nic_irqs":\([0-9]*\).*/\1/p')
-	nr=$(echo "$j" | sed -n 's/.*"softirq_net_rx":{"count":\([0-9]*\).*/\1/p')
+	ni=$(dump_total nic_irqs /tmp/rel.dump)
+	nr=$(dump_total softirq_net_rx /tmp/rel.dump)
 	if [ -n "$ni" ] && [ "$ni" -ge $((i2 - i1)) ] && [ "$ni" -le $((i3 - i0)) ] && [ "$ni" -gt 0 ]; then
 		ok "$_d: nic_irqs $ni within /proc/interrupts [$((i2 - i1)), $((i3 - i0))]"
 	else
@@ -310,8 +305,7 @@ hotplug() {
 		echo 0 >/sys/devices/system/cpu/cpu1/online || { diag "cpu1 offline failed"; break; }
 		if [ $k = 1 ]; then
 			# the offline CPU's statistics keep their data
-			c1=$(netcost dump -j | tr -d ' \n' | sed 's/"total":.*//; s/.*{"cpu":1,//' |
-				sed -n 's/.*"ctx_switch":{"count":\([0-9]*\).*/\1/p')
+			c1=$(dump_cpu_count 1 ctx_switch)
 			echo "${c1:-0}" >/tmp/rel.c1off
 		fi
 		sleep 0.3

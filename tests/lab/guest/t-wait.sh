@@ -135,15 +135,6 @@ netcost config set recording on
 # A disabled group records nothing: without "wait", 1 s of the same
 # load leaves the waiting stages and counters empty (syscall_rx shows
 # that the load ran, and was recorded)
-# total NAME - a stage's count or a counter's value over all CPUs in
-# /tmp/w.off.json (one dump, split at braces and commas: a regex over
-# the whole dump as one line takes minutes in busybox sed under TCG)
-total() {
-	tr -d ' \n' < /tmp/w.off.json | tr '{,' '\n\n' | awk -v k="\"$1\":" '
-		$0 == "\"total\":" { t = 1; next }
-		t && $0 == k { getline; sub(/^"count":/, ""); print; exit }
-		t && index($0, k) == 1 { print substr($0, length(k) + 1); exit }'
-}
 if netcost config set groups irq,softirq,net,sched,syscall; then
 	netcost reset
 	kill -CONT $sink $send
@@ -153,10 +144,10 @@ if netcost config set groups irq,softirq,net,sched,syscall; then
 	n=0
 	for s in runq_wait_load runq_wait_irq_thread runq_wait_ksoftirqd blocked_load \
 		 runq_wait_behind_other_cycles blocked_load_woken_by_softirq blocked_load_woken_by_irq_thread; do
-		v=$(total $s)
+		v=$(dump_total $s /tmp/w.off.json)
 		n=$((n + ${v:-0}))
 	done
-	r=$(total syscall_rx)
+	r=$(dump_total syscall_rx /tmp/w.off.json)
 	if [ "$n" -eq 0 ] && [ "${r:-0}" -gt 0 ]; then
 		ok "group wait off: no waiting figures ($r syscall_rx recorded)"
 	else
