@@ -202,6 +202,23 @@ static void set_comm(int pid, const char *comm)
 	}
 }
 
+/*
+ * woken_task - the task of a sched_waking/sched_wakeup event, its name
+ * taken from the event's comm= field (which runs up to " pid=")
+ */
+static struct task *woken_task(int pid, const char *cm)
+{
+	char comm[32];
+
+	if (cm) {
+		const char *e = strstr(cm, " pid=");
+
+		snprintf(comm, sizeof(comm), "%.*s", e ? (int)(e - cm) : 15, cm);
+		set_comm(pid, comm);
+	}
+	return task(pid);
+}
+
 /* bh_of - the softirq frames of task @pid, running on CPU @c */
 static struct bh *bh_of(int c, int pid)
 {
@@ -737,20 +754,13 @@ static void wait_waking(int pid, const char *flags, const char *args)
 static void ev_sched_wakeup(int c, uint64_t ts, const char *args)
 {
 	int pid = (int)argl(args, "pid", -1), cpu = (int)argl(args, "target_cpu", c);
-	const char *cm = arg(args, "comm");
 	double at = tp_start(ts);
 	struct task *t;
-	char comm[32];
 	int wk;
 
 	if (pid < 0)
 		return;
-	if (cm) {
-		const char *e = strstr(cm, " pid=");
-		snprintf(comm, sizeof(comm), "%.*s", e ? (int)(e - cm) : 15, cm);
-		set_comm(pid, comm);
-	}
-	t = task(pid);
+	t = woken_task(pid, arg(args, "comm"));
 	wk = t->waker;
 	t->waker = WK_NONE;
 	if (wstage(t) < 0 || t->wstate == W_RUNQ)
@@ -851,18 +861,11 @@ static void ev_finish_task_switch(int c, uint64_t ts, int pid, const char *sym)
 static void ev_sched_waking(uint64_t ts, const char *args)
 {
 	int pid = (int)argl(args, "pid", -1);
-	const char *cm = arg(args, "comm");
 	struct task *t;
-	char comm[32];
 
 	if (pid < 0)
 		return;
-	if (cm) {
-		const char *e = strstr(cm, " pid=");
-		snprintf(comm, sizeof(comm), "%.*s", e ? (int)(e - cm) : 15, cm);
-		set_comm(pid, comm);
-	}
-	t = task(pid);
+	t = woken_task(pid, arg(args, "comm"));
 	if (!t->on_rq && t->kind != K_OTHER && !t->waking) {
 		t->waking = 1;
 		/* netcost stamps at the start of its probe: one probe before ftrace */

@@ -1,6 +1,6 @@
 #!/bin/sh
 # stream-tested.sh - (tested guest of a pair) the 1025-byte stream to the
-# peer's sink (stream-peer.sh) in several modes, one netcost snapshot each:
+# peer's sink (peer.sh) in several modes, one netcost snapshot each:
 #   nosoak  max rate, no soak          soak   max rate, netcost soak
 #   yield   max rate, netcost soak --yield-us 50
 #   pnosoak / psoak / pyield: the same at a paced 2000 packets/s

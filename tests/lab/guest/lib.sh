@@ -24,6 +24,16 @@ check() {
 	return 0
 }
 
+# wait_for CMD... - poll until CMD succeeds, at most ~10 s
+wait_for() {
+	i=0
+	until "$@"; do
+		i=$((i + 1))
+		[ $i -gt 100 ] && return 1
+		sleep 0.1
+	done
+}
+
 # is DESC GOT WANT - ok if the two strings are equal
 is() {
 	if [ "$2" = "$3" ]; then

@@ -5,6 +5,7 @@
 out=${1:-/mnt/out} secs=${2:-3} rate=${3:-1900} flows=${4:-19}
 mkdir -p "$out"
 st=/sys/class/net/eth0/statistics
+. /lab/lib.sh
 die() { echo "pair-peer: $*" >&2; echo "$*" >"$out/error"; exit 1; }
 
 echo 1 >/proc/sys/net/ipv6/conf/eth0/disable_ipv6 2>/dev/null
@@ -24,11 +25,7 @@ echo "$(cat $st/rx_packets) $(cat $st/tx_packets)" >"$out/tx-nic0"
 netcost-gen sink -j -q -p 9001 --ready-file /tmp/sink.ready -l $((secs + 60)) \
 	>"$out/tx-sink.json" 2>"$out/tx-sink.err" &
 sink=$!
-n=100
-while [ ! -s /tmp/sink.ready ]; do
-	n=$((n - 1)); [ $n -gt 0 ] || die "the sink did not start: $(cat "$out/tx-sink.err")"
-	sleep 0.1
-done
+wait_for test -s /tmp/sink.ready || die "the sink did not start: $(cat "$out/tx-sink.err")"
 pair signal tx-go || die "the tested guest did not take tx-go"
 wait $sink || echo "pair-peer: the sink exited with $?" >&2
 pair wait tx-done || die "no tx-done from the tested guest"

@@ -30,11 +30,7 @@ rm -f /tmp/sink.ready
 netcost-gen sink -j -q -p 9000 --ready-file /tmp/sink.ready -l $((secs + 60)) \
 	>"$out/rx-sink.json" 2>"$out/rx-sink.err" &
 sink=$!
-n=100
-while [ ! -s /tmp/sink.ready ]; do
-	n=$((n - 1)); [ $n -gt 0 ] || die "the sink did not start: $(cat "$out/rx-sink.err")"
-	sleep 0.1
-done
+wait_for test -s /tmp/sink.ready || die "the sink did not start: $(cat "$out/rx-sink.err")"
 pair wait peer-ready || die "the peer did not get ready"
 settle
 nics >"$out/rx-nic0"

@@ -14,16 +14,6 @@ mkdir -p "$out"
 . /lab/lib.sh
 notok() { not_ok "$@"; }
 
-# wait_for CMD... - poll until CMD succeeds, at most ~10 s
-wait_for() {
-	i=0
-	until "$@"; do
-		i=$((i + 1))
-		[ $i -gt 100 ] && return 1
-		sleep 0.1
-	done
-}
-
 # snap WHEN - netcost's counters, sandwiched between two reads of the
 # kernel's own: whatever lands inside the dump shows in the difference
 # of the two /proc reads, which bounds the comparison on the host.

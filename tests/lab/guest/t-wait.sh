@@ -27,15 +27,6 @@ mkdir -p "$out"
 . /lab/lib.sh
 notok() { not_ok "$@"; }
 
-wait_for() {
-	i=0
-	until "$@"; do
-		i=$((i + 1))
-		[ $i -gt 100 ] && return 1
-		sleep 0.1
-	done
-}
-
 ncpu=$(grep -c ^processor /proc/cpuinfo)
 if [ "$ncpu" -lt 2 ]; then
 	skip "t-wait needs 2 CPUs (this guest has $ncpu)"

@@ -1,6 +1,7 @@
 #!/bin/sh
-# stream-peer.sh - (peer) one sink per mode of stream-tested.sh
-# usage: stream-peer.sh OUTDIR "MODES"
+# peer.sh - (peer) one sink per mode of probe-tested.sh or
+# stream-tested.sh, each started when the tested guest is told "go-MODE"
+# usage: peer.sh OUTDIR "MODES"
 out=${1:-/mnt/out} modes=${2:-"nosoak soak"}
 mkdir -p "$out"
 echo 1 >/proc/sys/net/ipv6/conf/eth0/disable_ipv6 2>/dev/null
@@ -13,4 +14,4 @@ for m in $modes; do
 	pair signal go-$m
 	wait $sink
 done
-echo "stream-peer: done"
+echo "peer: done"
