@@ -42,7 +42,7 @@ tools: $(LAB_TOOLS)
 
 # guest-side test tools (tests/lab/tools/), put in the lab image; they
 # speak netlink with libmnl, except nc-pty
-$(BUILD)/bin/nc-%: tests/lab/tools/nc-%.c tests/lab/tools/nc-mnl.h include/uapi/netcost.h
+$(BUILD)/bin/nc-%: tests/lab/tools/nc-%.c tests/lab/tools/nc-mnl.h include/uapi/netcost.h include/netcost_hist.h
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -Wall -Wextra -Werror -Iinclude -o $@ $< $$(pkg-config --libs libmnl)
 

@@ -377,24 +377,31 @@ static int nc_stats_done(struct netlink_callback *cb)
 	return 0;
 }
 
-static int nc_bucket_put(struct sk_buff *skb, u32 i, u64 count)
+/*
+ * nc_buckets_put - the buckets of @h from @first (non-empty) to @last (the
+ * last non-empty one) as one run, BUCKET_FIRST and BUCKET_COUNTS: a copy
+ * of the counts as they lie, where a nest per bucket cost four attributes
+ * each.  A run the message cannot hold whole is cut short.  Returns the
+ * index after the last bucket sent (@first when none fitted).
+ */
+static u32 nc_buckets_put(struct sk_buff *skb, const struct nc_hist *h,
+			  u32 first, u32 last)
 {
-	struct nlattr *nest;
+	int room = skb_tailroom(skb) - nla_total_size(sizeof(u32)) -
+		   nla_total_size_64bit(0);
+	unsigned char *mark = skb_tail_pointer(skb);
+	u32 n = last - first + 1;
 
-	nest = nla_nest_start(skb, NETCOST_STAGE_A_BUCKET);
-	if (!nest)
-		return -EMSGSIZE;
-	if (nla_put_u64_64bit(skb, NETCOST_BUCKET_A_LO, netcost_hist_lo(i),
-			      NETCOST_BUCKET_A_PAD) ||
-	    nla_put_u64_64bit(skb, NETCOST_BUCKET_A_HI, netcost_hist_hi(i),
-			      NETCOST_BUCKET_A_PAD) ||
-	    nla_put_u64_64bit(skb, NETCOST_BUCKET_A_COUNT, count,
-			      NETCOST_BUCKET_A_PAD)) {
-		nla_nest_cancel(skb, nest);
-		return -EMSGSIZE;
+	if (room < (int)sizeof(u64))
+		return first;
+	n = min_t(u32, n, room / sizeof(u64));
+	if (nla_put_u32(skb, NETCOST_STAGE_A_BUCKET_FIRST, first) ||
+	    nla_put_64bit(skb, NETCOST_STAGE_A_BUCKET_COUNTS, n * sizeof(u64),
+			  &h->buckets[first], NETCOST_STAGE_A_PAD)) {
+		nlmsg_trim(skb, mark);
+		return first;
 	}
-	nla_nest_end(skb, nest);
-	return 0;
+	return first + n;
 }
 
 /* nc_stage_id_put - what a stage is: id, name, unit and role */
@@ -417,12 +424,18 @@ static int nc_stage_id_put(struct sk_buff *skb, int id)
 static int nc_stage_put(struct sk_buff *skb, int id, const struct nc_hist *h,
 			long *bucket)
 {
+	u32 i, first = NETCOST_HIST_BUCKETS, last = 0, next;
 	struct nlattr *nest;
 	u64 count = 0;
-	u32 i;
 
-	for (i = 0; i < NETCOST_HIST_BUCKETS; i++)
+	for (i = 0; i < NETCOST_HIST_BUCKETS; i++) {
+		if (!h->buckets[i])
+			continue;
 		count += h->buckets[i];
+		if (first == NETCOST_HIST_BUCKETS && i >= (u32)*bucket)
+			first = i;
+		last = i;
+	}
 
 	nest = nla_nest_start(skb, NETCOST_A_STAGE);
 	if (!nest)
@@ -436,12 +449,11 @@ static int nc_stage_put(struct sk_buff *skb, int id, const struct nc_hist *h,
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
-	for (i = *bucket; i < NETCOST_HIST_BUCKETS; i++) {
-		if (!h->buckets[i])
-			continue;
-		if (nc_bucket_put(skb, i, h->buckets[i])) {
+	if (first < NETCOST_HIST_BUCKETS) {
+		next = nc_buckets_put(skb, h, first, last);
+		if (next <= last) {
 			nla_nest_end(skb, nest);
-			*bucket = i;
+			*bucket = next;
 			return -EAGAIN;
 		}
 	}
@@ -487,7 +499,9 @@ static int nc_stats_fill(struct sk_buff *skb, struct netlink_callback *cb,
 	/* a copy a writer kept busy is no consistent copy: the reader retries */
 	if (torn)
 		genlmsg_nlhdr(hdr)->nlmsg_flags |= NLM_F_DUMP_INTR;
-	if (nla_put_u32(skb, NETCOST_A_CPU, cpu_id))
+	if (nla_put_u32(skb, NETCOST_A_CPU, cpu_id) ||
+	    nla_put_u32(skb, NETCOST_A_HIST_BUCKETS, NETCOST_HIST_BUCKETS) ||
+	    nla_put_u32(skb, NETCOST_A_HIST_SUB_BITS, NETCOST_HIST_SUB_BITS))
 		goto err_cancel;
 
 	for (; cb->args[1] < __NETCOST_STAGE_MAX; cb->args[1]++) {

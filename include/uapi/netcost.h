@@ -12,7 +12,7 @@
 #define NETCOST_GENL_NAME	"netcost"
 #define NETCOST_GENL_VERSION	1
 /* Module and tool release; the tool refuses a module of another one. */
-#define NETCOST_VERSION		"0.2.0"
+#define NETCOST_VERSION		"0.3.0"
 
 /*
  * Histograms are log-linear: values below 2^NETCOST_HIST_SUB_BITS get a
@@ -122,8 +122,16 @@ enum netcost_stage_attr {
 	NETCOST_STAGE_A_SUM,		/* u64: total, in the unit */
 	NETCOST_STAGE_A_MIN_VAL,	/* u64: smallest event */
 	NETCOST_STAGE_A_MAX_VAL,	/* u64: largest event */
-	NETCOST_STAGE_A_BUCKET,		/* nest, repeated: non-empty buckets */
+	/* nest, repeated: non-empty buckets (modules before 0.3.0) */
+	NETCOST_STAGE_A_BUCKET,
 	NETCOST_STAGE_A_ROLE,		/* u8: enum netcost_role */
+	NETCOST_STAGE_A_BUCKET_FIRST,	/* u32: index of BUCKET_COUNTS[0] */
+	/*
+	 * binary: u64 counts (host order) of the buckets BUCKET_FIRST on, up
+	 * to the last non-empty one, in the layout that the message's
+	 * NETCOST_A_HIST_BUCKETS and NETCOST_A_HIST_SUB_BITS name
+	 */
+	NETCOST_STAGE_A_BUCKET_COUNTS,
 
 	__NETCOST_STAGE_A_MAX,
 	NETCOST_STAGE_A_MAX = __NETCOST_STAGE_A_MAX - 1

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * nlmsg.h - the module's replies, built from a model with libmnl exactly
- * as module/netlink.c lays them out (UAPI 0.2.0: roles in STATS and in
- * INFO's stage table, task-table fill): for the parser's unit test and as
- * the recorded replies the netlink fuzzer starts from.  Header-only.
+ * as module/netlink.c lays them out, in each UAPI version the tools read
+ * (enum nlmsg_uapi): for the parser's unit test and as the recorded
+ * replies the netlink fuzzer starts from.  Header-only.
  */
 #ifndef NETCOST_TEST_NLMSG_H
 #define NETCOST_TEST_NLMSG_H
@@ -14,6 +14,12 @@
 
 #include "model.h"
 #include "uapi/netcost.h"
+
+enum nlmsg_uapi {
+	NLMSG_0_1,	/* no roles, no task slots, a nest per non-empty bucket */
+	NLMSG_0_2,	/* + roles in STATS and INFO's stage table, task-table fill */
+	NLMSG_0_3,	/* + buckets as one packed run, the layout in each STATS message */
+};
 
 /* nlmsg_start - a reply header of @cmd at @buf */
 static inline struct nlmsghdr *nlmsg_start(void *buf, uint8_t cmd, uint16_t flags)
@@ -30,8 +36,9 @@ static inline struct nlmsghdr *nlmsg_start(void *buf, uint8_t cmd, uint16_t flag
 	return nlh;
 }
 
-/* nlmsg_info - the INFO reply of @m at @buf; @roles adds the 0.2.0 parts */
-static inline struct nlmsghdr *nlmsg_info(void *buf, const struct nc_model *m, bool roles)
+/* nlmsg_info - the INFO reply of @m at @buf, as UAPI @v lays it out */
+static inline struct nlmsghdr *nlmsg_info(void *buf, const struct nc_model *m,
+					  enum nlmsg_uapi v)
 {
 	const struct nc_info *info = &m->info;
 	struct nlmsghdr *nlh = nlmsg_start(buf, NETCOST_CMD_INFO, 0);
@@ -74,7 +81,7 @@ static inline struct nlmsghdr *nlmsg_info(void *buf, const struct nc_model *m, b
 		mnl_attr_put_u64(nlh, NETCOST_HOOK_A_MISSED, h->missed);
 		mnl_attr_nest_end(nlh, nest);
 	}
-	if (!roles)
+	if (v < NLMSG_0_2)
 		return nlh;
 	mnl_attr_put_u32(nlh, NETCOST_A_TASK_SLOTS, 1024);
 	mnl_attr_put_u32(nlh, NETCOST_A_TASK_SLOTS_USED, 17);
@@ -90,17 +97,44 @@ static inline struct nlmsghdr *nlmsg_info(void *buf, const struct nc_model *m, b
 }
 
 /*
+ * nlmsg_buckets - @h's buckets from @from to the last non-empty one, as
+ * one packed run (UAPI 0.3.0); nothing when none is left
+ */
+static inline void nlmsg_buckets(struct nlmsghdr *nlh, const struct nc_hist *h,
+				 unsigned int from)
+{
+	unsigned int first = NETCOST_HIST_BUCKETS, last = 0, b;
+
+	for (b = from; b < NETCOST_HIST_BUCKETS; b++) {
+		if (!h->buckets[b])
+			continue;
+		if (first == NETCOST_HIST_BUCKETS)
+			first = b;
+		last = b;
+	}
+	if (first == NETCOST_HIST_BUCKETS)
+		return;
+	mnl_attr_put_u32(nlh, NETCOST_STAGE_A_BUCKET_FIRST, first);
+	mnl_attr_put(nlh, NETCOST_STAGE_A_BUCKET_COUNTS, (last - first + 1) * sizeof(uint64_t),
+		     &h->buckets[first]);
+}
+
+/*
  * nlmsg_stats - the STATS message of CPU @c of @m at @buf (of @len bytes):
- * every stage and counter it has; @roles adds NETCOST_STAGE_A_ROLE.
+ * every stage and counter it has, as UAPI @v lays them out
  */
 static inline struct nlmsghdr *nlmsg_stats(void *buf, size_t len, const struct nc_model *m,
-					   const struct nc_cpu *c, bool roles)
+					   const struct nc_cpu *c, enum nlmsg_uapi v)
 {
 	struct nlmsghdr *nlh = nlmsg_start(buf, NETCOST_CMD_STATS, NLM_F_MULTI);
 	unsigned int s, b;
 
 	(void)len;
 	mnl_attr_put_u32(nlh, NETCOST_A_CPU, c->cpu);
+	if (v >= NLMSG_0_3) {
+		mnl_attr_put_u32(nlh, NETCOST_A_HIST_BUCKETS, NETCOST_HIST_BUCKETS);
+		mnl_attr_put_u32(nlh, NETCOST_A_HIST_SUB_BITS, NETCOST_HIST_SUB_BITS);
+	}
 	for (s = 0; s < m->nr_stages; s++) {
 		const struct nc_hist *h = c->stage[s];
 		struct nlattr *nest, *bn;
@@ -111,12 +145,17 @@ static inline struct nlmsghdr *nlmsg_stats(void *buf, size_t len, const struct n
 		mnl_attr_put_u32(nlh, NETCOST_STAGE_A_ID, s);
 		mnl_attr_put_strz(nlh, NETCOST_STAGE_A_NAME, m->stage[s].name);
 		mnl_attr_put_u8(nlh, NETCOST_STAGE_A_UNIT, m->stage[s].unit);
-		if (roles)
+		if (v >= NLMSG_0_2)
 			mnl_attr_put_u8(nlh, NETCOST_STAGE_A_ROLE, m->stage[s].role);
 		mnl_attr_put_u64(nlh, NETCOST_STAGE_A_COUNT, h->count);
 		mnl_attr_put_u64(nlh, NETCOST_STAGE_A_SUM, h->sum);
 		mnl_attr_put_u64(nlh, NETCOST_STAGE_A_MIN_VAL, h->min);
 		mnl_attr_put_u64(nlh, NETCOST_STAGE_A_MAX_VAL, h->max);
+		if (v >= NLMSG_0_3) {
+			nlmsg_buckets(nlh, h, 0);
+			mnl_attr_nest_end(nlh, nest);
+			continue;
+		}
 		for (b = 0; b < NETCOST_HIST_BUCKETS; b++) {
 			if (!h->buckets[b])
 				continue;

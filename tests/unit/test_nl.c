@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <linux/genetlink.h>
 
+#include "hist.h"
 #include "nl.h"
 #include "nlmsg.h"
 #include "snapshot.h"
@@ -30,17 +31,17 @@
 #define BUF_LEN	(1 << 20)
 
 /* reply - the INFO message and every CPU's STATS message of @m, in @buf */
-static size_t reply(char *buf, const struct nc_model *m, bool roles)
+static size_t reply(char *buf, const struct nc_model *m, enum nlmsg_uapi v)
 {
 	size_t off = 0;
 	unsigned int i;
 	struct nlmsghdr *nlh;
 
 	memset(buf, 0, BUF_LEN);
-	nlh = nlmsg_info(buf, m, roles);
+	nlh = nlmsg_info(buf, m, v);
 	off += MNL_ALIGN(nlh->nlmsg_len);
 	for (i = 0; i < m->nr_cpus; i++) {
-		nlh = nlmsg_stats(buf + off, BUF_LEN - off, m, &m->cpus[i], roles);
+		nlh = nlmsg_stats(buf + off, BUF_LEN - off, m, &m->cpus[i], v);
 		off += MNL_ALIGN(nlh->nlmsg_len);
 	}
 	nlh = mnl_nlmsg_put_header(buf + off);
@@ -139,8 +140,16 @@ static void test_round_trip(void **state)
 
 	(void)state;
 	model_with_roles(a);
-	len = reply(buf, a, true);
+	/* a 0.2.0 module: a nest per bucket */
+	len = reply(buf, a, NLMSG_0_2);
 	record("rt-roles.bin", buf, len);
+	nc_model_init(b);
+	assert_int_equal(parse(buf, len, b), 0);
+	same_stats(a, b);
+	nc_model_free(b);
+	/* this module: one packed run of buckets */
+	len = reply(buf, a, NLMSG_0_3);
+	record("rt-packed.bin", buf, len);
 	nc_model_init(b);
 	assert_int_equal(parse(buf, len, b), 0);
 	same_stats(a, b);
@@ -173,7 +182,7 @@ static void test_old_module(void **state)
 
 	(void)state;
 	model_with_roles(a);
-	len = reply(buf, a, false);
+	len = reply(buf, a, NLMSG_0_1);
 	record("rt-old.bin", buf, len);
 	nc_model_init(b);
 	assert_int_equal(parse(buf, len, b), 0);
@@ -188,7 +197,7 @@ static void test_old_module(void **state)
 
 	nc_model_init(a);
 	synth_model(a, false, false);
-	len = reply(buf, a, true);
+	len = reply(buf, a, NLMSG_0_2);
 	record("stock-roles.bin", buf, len);
 	nc_model_free(a);
 	free(a);
@@ -206,7 +215,7 @@ static void test_snapshot_keeps_roles(void **state)
 
 	(void)state;
 	model_with_roles(a);
-	len = reply(buf, a, true);
+	len = reply(buf, a, NLMSG_0_3);
 	nc_model_free(a);
 	nc_model_init(a);
 	assert_int_equal(parse(buf, len, a), 0);
@@ -246,7 +255,7 @@ static void test_role_conflict(void **state)
 
 	(void)state;
 	model_with_roles(a);
-	len = reply(buf, a, true);
+	len = reply(buf, a, NLMSG_0_3);
 	nc_model_init(b);
 	b->stage[nc_model_find_stage(b, "hardirq")].role = NC_ROLE_OTHER;
 	b->stage[nc_model_find_stage(b, "hardirq")].role_sent = true;
@@ -340,6 +349,113 @@ static void test_family_vanished(void **state)
 	free(nl.buf);
 }
 
+/*
+ * run_msg - a STATS message of CPU 0 with one hardirq stage (count 6)
+ * whose buckets are the run @n counts from @first; @buckets/@sub_bits: the
+ * layout it names (0: none); @first_attr: with BUCKET_FIRST
+ */
+static struct nlmsghdr *run_msg(char *buf, uint32_t first, const uint64_t *counts,
+				size_t len, uint32_t buckets, uint32_t sub_bits,
+				bool first_attr)
+{
+	struct nlmsghdr *nlh = nlmsg_start(buf, NETCOST_CMD_STATS, NLM_F_MULTI);
+	struct nlattr *nest;
+
+	mnl_attr_put_u32(nlh, NETCOST_A_CPU, 0);
+	if (buckets) {
+		mnl_attr_put_u32(nlh, NETCOST_A_HIST_BUCKETS, buckets);
+		mnl_attr_put_u32(nlh, NETCOST_A_HIST_SUB_BITS, sub_bits);
+	}
+	nest = mnl_attr_nest_start(nlh, NETCOST_A_STAGE);
+	mnl_attr_put_u32(nlh, NETCOST_STAGE_A_ID, NETCOST_STAGE_HARDIRQ);
+	mnl_attr_put_strz(nlh, NETCOST_STAGE_A_NAME, "hardirq");
+	mnl_attr_put_u8(nlh, NETCOST_STAGE_A_UNIT, NETCOST_UNIT_CYCLES);
+	mnl_attr_put_u8(nlh, NETCOST_STAGE_A_ROLE, NETCOST_ROLE_TOP);
+	mnl_attr_put_u64(nlh, NETCOST_STAGE_A_COUNT, 6);
+	mnl_attr_put_u64(nlh, NETCOST_STAGE_A_SUM, 6000);
+	mnl_attr_put_u64(nlh, NETCOST_STAGE_A_MIN_VAL, netcost_hist_lo(100));
+	mnl_attr_put_u64(nlh, NETCOST_STAGE_A_MAX_VAL, netcost_hist_lo(103));
+	if (first_attr)
+		mnl_attr_put_u32(nlh, NETCOST_STAGE_A_BUCKET_FIRST, first);
+	mnl_attr_put(nlh, NETCOST_STAGE_A_BUCKET_COUNTS, len, counts);
+	mnl_attr_nest_end(nlh, nest);
+	return nlh;
+}
+
+/* run_err - parse one run message into a fresh model: 0, or -1 and the message */
+static int run_err(uint32_t first, const uint64_t *counts, size_t len,
+		   uint32_t buckets, uint32_t sub_bits, bool first_attr)
+{
+	struct nc_model *m = calloc(1, sizeof(*m));
+	char *buf = calloc(1, 1 << 16);
+	int ret;
+
+	nc_model_init(m);
+	nc_err_quiet = true;
+	ret = nc_parse_stats_msg(run_msg(buf, first, counts, len, buckets, sub_bits,
+					 first_attr), m);
+	nc_err_quiet = false;
+	nc_model_free(m);
+	free(m);
+	free(buf);
+	return ret;
+}
+
+/*
+ * UAPI 0.3.0: a stage's buckets come as one packed run.  A stage cut
+ * across two messages adds up; a run in another layout, without one,
+ * without its first index, of broken length or past the last bucket is
+ * refused, each with its reason.
+ */
+static void test_bucket_runs(void **state)
+{
+	struct nc_model *m = calloc(1, sizeof(*m));
+	const uint64_t a[3] = { 1, 0, 2 }, b[1] = { 3 };
+	char *buf = calloc(1, 1 << 16);
+	const struct nc_hist *h;
+	int s;
+
+	(void)state;
+	nc_model_init(m);
+	assert_int_equal(nc_parse_stats_msg(run_msg(buf, 100, a, sizeof(a), NETCOST_HIST_BUCKETS,
+						    NETCOST_HIST_SUB_BITS, true), m), 0);
+	assert_int_equal(nc_parse_stats_msg(run_msg(buf, 103, b, sizeof(b), NETCOST_HIST_BUCKETS,
+						    NETCOST_HIST_SUB_BITS, true), m), 0);
+	s = nc_model_find_stage(m, "hardirq");
+	assert_true(s >= 0);
+	h = m->cpus[0].stage[s];
+	assert_non_null(h);
+	assert_int_equal(h->count, 6);
+	assert_int_equal(h->buckets[100], 1);
+	assert_int_equal(h->buckets[101], 0);
+	assert_int_equal(h->buckets[102], 2);
+	assert_int_equal(h->buckets[103], 3);
+	assert_int_equal(nc_hist_bucket_total(h), 6);
+	nc_model_free(m);
+	free(m);
+	free(buf);
+
+	assert_int_equal(run_err(100, a, sizeof(a), NETCOST_HIST_BUCKETS + 8,
+				 NETCOST_HIST_SUB_BITS, true), -1);
+	assert_non_null(strstr(nc_last_err, "use the tool built with the module"));
+	assert_int_equal(run_err(100, a, sizeof(a), NETCOST_HIST_BUCKETS,
+				 NETCOST_HIST_SUB_BITS + 1, true), -1);
+	assert_int_equal(run_err(100, a, sizeof(a), 0, 0, true), -1);
+	assert_non_null(strstr(nc_last_err, "without their layout"));
+	assert_int_equal(run_err(100, a, sizeof(a), NETCOST_HIST_BUCKETS,
+				 NETCOST_HIST_SUB_BITS, false), -1);
+	assert_non_null(strstr(nc_last_err, "BUCKET_FIRST"));
+	assert_int_equal(run_err(100, a, 12, NETCOST_HIST_BUCKETS,
+				 NETCOST_HIST_SUB_BITS, true), -1);
+	assert_non_null(strstr(nc_last_err, "a run of 12 bytes"));
+	assert_int_equal(run_err(NETCOST_HIST_BUCKETS - 2, a, sizeof(a), NETCOST_HIST_BUCKETS,
+				 NETCOST_HIST_SUB_BITS, true), -1);
+	assert_int_equal(run_err(NETCOST_HIST_BUCKETS - 3, a, sizeof(a), NETCOST_HIST_BUCKETS,
+				 NETCOST_HIST_SUB_BITS, true), 0);
+	assert_int_equal(run_err(0xffffffffu, a, sizeof(a), NETCOST_HIST_BUCKETS,
+				 NETCOST_HIST_SUB_BITS, true), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -348,6 +464,7 @@ int main(void)
 		cmocka_unit_test(test_snapshot_keeps_roles),
 		cmocka_unit_test(test_role_conflict),
 		cmocka_unit_test(test_family_vanished),
+		cmocka_unit_test(test_bucket_runs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

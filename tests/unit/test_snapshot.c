@@ -524,6 +524,7 @@ static void test_recorded_schema2(void **state)
 	b->info.task_slots_used = 9;
 	/* recorded before the wait group existed: all groups were these five */
 	b->info.config.groups = NETCOST_GROUP_ALL & ~NETCOST_GROUP_WAIT;
+	strcpy(b->info.version, "0.2.0");	/* the module it came from */
 	ta = report(a, &o);
 	tb = report(b, &o);
 	assert_string_equal(ta, tb);

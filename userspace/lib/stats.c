@@ -70,6 +70,8 @@ static const struct nc_pol nc_hook_pol[NETCOST_HOOK_A_MAX + 1] = {
 
 static const struct nc_pol nc_stats_pol[NETCOST_A_MAX + 1] = {
 	POL(NETCOST_A_CPU, U32, true),
+	POL(NETCOST_A_HIST_BUCKETS, U32, false),	/* 0.3.0: the layout of */
+	POL(NETCOST_A_HIST_SUB_BITS, U32, false),	/* the bucket indexes */
 	POL(NETCOST_A_STAGE, NESTED, false),
 	POL(NETCOST_A_COUNTER, NESTED, false),
 };
@@ -84,6 +86,8 @@ static const struct nc_pol nc_stage_pol[NETCOST_STAGE_A_MAX + 1] = {
 	POL(NETCOST_STAGE_A_MAX_VAL, U64, true),
 	POL(NETCOST_STAGE_A_BUCKET, NESTED, false),
 	POL(NETCOST_STAGE_A_ROLE, U8, false),
+	POL(NETCOST_STAGE_A_BUCKET_FIRST, U32, false),
+	POL(NETCOST_STAGE_A_BUCKET_COUNTS, BINARY, false),
 };
 
 /* INFO describes each stage without its figures (0.2.0) */
@@ -348,12 +352,51 @@ static int nc_parse_bucket(const struct nlattr *nest, struct nc_hist *h)
 }
 
 /*
+ * nc_parse_bucket_run - NETCOST_STAGE_A_BUCKET_FIRST/_COUNTS (0.3.0): the
+ * counts of buckets FIRST, FIRST+1, ... into @h.  The message named its
+ * layout (@layout), and it is the tool's, or the indexes mean nothing.
+ */
+static int nc_parse_bucket_run(const struct nlattr *const *tb, bool layout,
+			       struct nc_hist *h)
+{
+	const struct nlattr *run = tb[NETCOST_STAGE_A_BUCKET_COUNTS];
+	const uint8_t *p = mnl_attr_get_payload(run);
+	size_t len = mnl_attr_get_payload_len(run), n, k;
+	uint32_t first;
+
+	if (!layout) {
+		nc_err("invalid kernel response: STATS sends packed buckets without their layout");
+		return -1;
+	}
+	if (!tb[NETCOST_STAGE_A_BUCKET_FIRST]) {
+		nc_err("invalid kernel response: stage lacks NETCOST_STAGE_A_BUCKET_FIRST");
+		return -1;
+	}
+	first = mnl_attr_get_u32(tb[NETCOST_STAGE_A_BUCKET_FIRST]);
+	n = len / sizeof(uint64_t);
+	if (len % sizeof(uint64_t) || first > NETCOST_HIST_BUCKETS ||
+	    n > NETCOST_HIST_BUCKETS - first) {
+		nc_err("invalid kernel response: a run of %zu bytes of buckets from bucket %u",
+		       len, first);
+		return -1;
+	}
+	for (k = 0; k < n; k++) {
+		uint64_t v;
+
+		memcpy(&v, p + k * sizeof(v), sizeof(v));
+		h->buckets[first + k] += v;
+	}
+	return 0;
+}
+
+/*
  * nc_parse_stage - one NETCOST_A_STAGE nest (or a fragment of one) into
  * CPU @c.  A fragment repeats COUNT..MAX from the same consistent copy and
  * carries further buckets, so the scalars are set and the buckets add up.
+ * @layout: the message named a bucket layout, the tool's.
  */
 static int nc_parse_stage(const struct nlattr *nest, struct nc_model *m,
-			  struct nc_cpu *c)
+			  struct nc_cpu *c, bool layout)
 {
 	const struct nlattr *tb[NETCOST_STAGE_A_MAX + 1];
 	const struct nlattr *attr;
@@ -386,6 +429,8 @@ static int nc_parse_stage(const struct nlattr *nest, struct nc_model *m,
 		    nc_parse_bucket(attr, h))
 			return -1;
 	}
+	if (tb[NETCOST_STAGE_A_BUCKET_COUNTS])
+		return nc_parse_bucket_run(tb, layout, h);
 	return 0;
 }
 
@@ -419,9 +464,20 @@ int nc_parse_stats_msg(const struct nlmsghdr *nlh, struct nc_model *m)
 	const struct nlattr *tb[NETCOST_A_MAX + 1];
 	const struct nlattr *attr;
 	struct nc_cpu *c;
+	bool layout;
 
 	if (nc_parse_msg(nlh, nc_stats_pol, tb, "STATS", true))
 		return -1;
+	layout = tb[NETCOST_A_HIST_BUCKETS] && tb[NETCOST_A_HIST_SUB_BITS];
+	if (layout && (mnl_attr_get_u32(tb[NETCOST_A_HIST_BUCKETS]) != NETCOST_HIST_BUCKETS ||
+		       mnl_attr_get_u32(tb[NETCOST_A_HIST_SUB_BITS]) != NETCOST_HIST_SUB_BITS)) {
+		nc_err("the module's histograms have %u buckets, %u sub-bits; this tool's %u, %u: "
+		       "use the tool built with the module",
+		       mnl_attr_get_u32(tb[NETCOST_A_HIST_BUCKETS]),
+		       mnl_attr_get_u32(tb[NETCOST_A_HIST_SUB_BITS]),
+		       (unsigned int)NETCOST_HIST_BUCKETS, (unsigned int)NETCOST_HIST_SUB_BITS);
+		return -1;
+	}
 	c = nc_model_cpu(m, mnl_attr_get_u32(tb[NETCOST_A_CPU]));
 	if (!c) {
 		nc_err("invalid kernel response: CPU %u is out of range",
@@ -431,7 +487,7 @@ int nc_parse_stats_msg(const struct nlmsghdr *nlh, struct nc_model *m)
 	mnl_attr_for_each(attr, nlh, sizeof(struct genlmsghdr)) {
 		switch (mnl_attr_get_type(attr)) {
 		case NETCOST_A_STAGE:
-			if (nc_parse_stage(attr, m, c))
+			if (nc_parse_stage(attr, m, c, layout))
 				return -1;
 			break;
 		case NETCOST_A_COUNTER:

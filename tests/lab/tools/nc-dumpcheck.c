@@ -32,11 +32,13 @@
 #include <unistd.h>
 
 #include "nc-mnl.h"
+#define NETCOST_HIST_USERSPACE
+#include "netcost_hist.h"
 
 #define MAX_CPUS	64
 
 struct st {
-	bool seen, frag_mismatch;
+	bool seen, frag_mismatch, bad_run;
 	uint64_t count, sum, min, max, bsum;
 	uint64_t first_lo, first_hi, last_lo, last_hi;
 	bool any_bucket;
@@ -47,18 +49,8 @@ static uint16_t family;
 static char buf[1 << 17];
 
 
-static void put_bucket(struct st *s, const struct nlattr *nest)
+static void add_bucket(struct st *s, uint64_t lo, uint64_t hi, uint64_t c)
 {
-	uint64_t lo = 0, hi = 0, c = 0;
-	struct nlattr *a;
-
-	mnl_attr_for_each_nested(a, nest) {
-		switch (mnl_attr_get_type(a)) {
-		case NETCOST_BUCKET_A_LO: lo = mnl_attr_get_u64(a); break;
-		case NETCOST_BUCKET_A_HI: hi = mnl_attr_get_u64(a); break;
-		case NETCOST_BUCKET_A_COUNT: c = mnl_attr_get_u64(a); break;
-		}
-	}
 	s->bsum += c;
 	if (!c)
 		return;
@@ -71,10 +63,49 @@ static void put_bucket(struct st *s, const struct nlattr *nest)
 	s->last_hi = hi;
 }
 
+/* put_bucket - one NETCOST_STAGE_A_BUCKET nest (modules before 0.3.0) */
+static void put_bucket(struct st *s, const struct nlattr *nest)
+{
+	uint64_t lo = 0, hi = 0, c = 0;
+	struct nlattr *a;
+
+	mnl_attr_for_each_nested(a, nest) {
+		switch (mnl_attr_get_type(a)) {
+		case NETCOST_BUCKET_A_LO: lo = mnl_attr_get_u64(a); break;
+		case NETCOST_BUCKET_A_HI: hi = mnl_attr_get_u64(a); break;
+		case NETCOST_BUCKET_A_COUNT: c = mnl_attr_get_u64(a); break;
+		}
+	}
+	add_bucket(s, lo, hi, c);
+}
+
+/*
+ * put_run - BUCKET_FIRST and BUCKET_COUNTS (0.3.0): a run of u64 counts;
+ * a run past the last bucket, or not whole u64s, is itself inconsistent
+ */
+static void put_run(struct st *s, uint32_t first, const struct nlattr *run)
+{
+	const uint8_t *p = mnl_attr_get_payload(run);
+	size_t len = mnl_attr_get_payload_len(run), k;
+
+	if (len % 8 || first > NETCOST_HIST_BUCKETS || len / 8 > NETCOST_HIST_BUCKETS - first) {
+		s->bad_run = true;
+		return;
+	}
+	for (k = 0; k < len / 8; k++) {
+		uint64_t c;
+
+		memcpy(&c, p + 8 * k, 8);
+		add_bucket(s, netcost_hist_lo(first + k), netcost_hist_hi(first + k), c);
+	}
+}
+
 static void put_stage(unsigned int cpu, const struct nlattr *nest)
 {
-	struct nlattr *a;
+	const struct nlattr *run = NULL;
 	uint64_t count = 0, sum = 0, min = 0, max = 0;
+	uint32_t first = 0;
+	struct nlattr *a;
 	int id = -1;
 	struct st *s;
 
@@ -85,6 +116,8 @@ static void put_stage(unsigned int cpu, const struct nlattr *nest)
 		case NETCOST_STAGE_A_SUM: sum = mnl_attr_get_u64(a); break;
 		case NETCOST_STAGE_A_MIN_VAL: min = mnl_attr_get_u64(a); break;
 		case NETCOST_STAGE_A_MAX_VAL: max = mnl_attr_get_u64(a); break;
+		case NETCOST_STAGE_A_BUCKET_FIRST: first = mnl_attr_get_u32(a); break;
+		case NETCOST_STAGE_A_BUCKET_COUNTS: run = a; break;
 		}
 	}
 	if (id < 0 || id >= __NETCOST_STAGE_MAX || cpu >= MAX_CPUS)
@@ -101,6 +134,8 @@ static void put_stage(unsigned int cpu, const struct nlattr *nest)
 		if (mnl_attr_get_type(a) == NETCOST_STAGE_A_BUCKET)
 			put_bucket(s, a);
 	}
+	if (run)
+		put_run(s, first, run);
 }
 
 struct dump_state {
@@ -138,6 +173,8 @@ static unsigned int check(unsigned long dump_no)
 				continue;
 			if (s->frag_mismatch)
 				why = "fragments disagree";
+			else if (s->bad_run)
+				why = "a bucket run past the last bucket, or not whole u64s";
 			else if (s->bsum != s->count)
 				why = "buckets do not add up to the count";
 			else if (s->count && (s->min > s->max ||
