@@ -11,10 +11,13 @@
  * nested writer uses its own, so the outer one's stays odd until the
  * outer update is done, and the netlink reader on another CPU takes a
  * consistent copy without a lock when all four were even and unchanged
- * (the retry loop of nc_hist_copy()).  No netlink here.
+ * (the retry loop of nc_hist_copy()).  A bucket is a u32 that counts on
+ * in wraps[] when it goes round; the copy makes whole u64s of the two.
+ * No netlink here.
  */
 #include <linux/cpu.h>
 #include <linux/ktime.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
@@ -56,6 +59,16 @@ const u8 nc_stage_role[__NETCOST_STAGE_MAX] = {
 };
 
 /*
+ * test_bucket_bias (test only): from the next reset on, every bucket
+ * starts this many events short of going round (and the copy takes the
+ * start off again), so that a short load makes the busy buckets wrap:
+ * the lab checks the counts against /proc through that.  0: off.
+ */
+static unsigned int nc_bucket_bias;
+module_param_named(test_bucket_bias, nc_bucket_bias, uint, 0600);
+MODULE_PARM_DESC(test_bucket_bias, "test only: buckets start N events before they wrap, from the next reset (0: off)");
+
+/*
  * nc_rec_update - fold the configuration (recording, CPU mask, groups)
  * into each CPU's one word, nc_cpu.rec, which is all a probe reads to
  * know whether it records: NC_REC_ON plus the groups while this CPU
@@ -76,10 +89,18 @@ void nc_rec_update(void)
 /* nc_hist_clear - empty one histogram of this CPU, sequences kept */
 static void nc_hist_clear(struct nc_hist *h)
 {
+	u32 i;
+
 	h->sum = 0;
 	h->min_inv = 0;
 	h->max = 0;
-	memset(h->buckets, 0, sizeof(h->buckets));
+	if (likely(!h->base)) {
+		memset(h->buckets, 0, sizeof(h->buckets));
+	} else {
+		for (i = 0; i < NETCOST_HIST_BUCKETS; i++)
+			h->buckets[i] = h->base;
+	}
+	memset(h->wraps, 0, sizeof(h->wraps));
 }
 
 /*
@@ -92,12 +113,14 @@ void __nc_record(enum netcost_stage stage, u64 value)
 	struct nc_hist __percpu *h = nc_hists[stage];
 	int level = interrupt_context_level();
 	u64 old, prev;
-	u32 gen;
+	u32 gen, i;
 
 	this_cpu_inc(h->seq[level]);
 	smp_wmb();	/* seq odd before the data moves */
 	gen = this_cpu_read(h->gen);
-	this_cpu_inc(h->buckets[netcost_hist_index(value)]);
+	i = netcost_hist_index(value);
+	if (unlikely(!this_cpu_inc_return(h->buckets[i])))
+		this_cpu_inc(h->wraps[i]);
 	this_cpu_add(h->sum, value);
 
 	old = this_cpu_read(h->min_inv);
@@ -126,14 +149,16 @@ void __nc_record(enum netcost_stage stage, u64 value)
 }
 
 /*
- * nc_hist_copy - take a consistent copy of one histogram of another CPU:
- * every level's sequence even, and unchanged across the copy.  Retries
- * while a writer runs.  Returns false when it gave up (a writer kept one
- * sequence busy through every try: under emulation a vCPU can stop in
- * the middle of an update for a long time); the caller must then flag
- * what it sends as interrupted, never pass the copy off as consistent.
+ * nc_hist_copy - take a consistent copy of one histogram of another CPU
+ * into @raw: every level's sequence even, and unchanged across the copy.
+ * Retries while a writer runs, then makes whole counts of it in @dst.
+ * Returns false when it gave up (a writer kept one sequence busy through
+ * every try: under emulation a vCPU can stop in the middle of an update
+ * for a long time); the caller must then flag what it sends as
+ * interrupted, never pass the copy off as consistent.
  */
-static bool nc_hist_copy(const struct nc_hist *src, struct nc_hist *dst)
+static bool nc_hist_copy(const struct nc_hist *src, struct nc_hist *raw,
+			 struct nc_hist_snap *dst)
 {
 	u32 s1[NC_LEVELS], s2[NC_LEVELS];
 	int tries = 64, i;
@@ -144,7 +169,7 @@ static bool nc_hist_copy(const struct nc_hist *src, struct nc_hist *dst)
 		for (i = 0; i < NC_LEVELS; i++)
 			s1[i] = READ_ONCE(src->seq[i]);
 		smp_rmb();	/* seqs read before the data (pairs with nc_record's wmb) */
-		memcpy(dst, src, sizeof(*dst));
+		memcpy(raw, src, sizeof(*raw));
 		smp_rmb();	/* data read before the seqs again */
 		for (i = 0; i < NC_LEVELS; i++) {
 			s2[i] = READ_ONCE(src->seq[i]);
@@ -153,6 +178,11 @@ static bool nc_hist_copy(const struct nc_hist *src, struct nc_hist *dst)
 		if (busy)
 			cpu_relax();
 	} while (busy && --tries);
+	dst->sum = raw->sum;
+	dst->min_inv = raw->min_inv;
+	dst->max = raw->max;
+	for (i = 0; i < NETCOST_HIST_BUCKETS; i++)
+		dst->buckets[i] = ((u64)raw->wraps[i] << 32) + raw->buckets[i] - raw->base;
 	return !busy;
 }
 
@@ -167,7 +197,7 @@ bool nc_stats_copy(int cpu, struct nc_cpu_stats *dst)
 	int i;
 
 	for (i = 0; i < __NETCOST_STAGE_MAX; i++)
-		ok &= nc_hist_copy(per_cpu_ptr(nc_hists[i], cpu), &dst->hist[i]);
+		ok &= nc_hist_copy(per_cpu_ptr(nc_hists[i], cpu), &dst->raw, &dst->hist[i]);
 	for (i = 0; i < __NETCOST_CTR_MAX; i++)
 		dst->c.counters[i] = READ_ONCE(src->counters[i]);
 	dst->c.self_cycles = READ_ONCE(src->self_cycles);
@@ -183,6 +213,7 @@ bool nc_stats_copy(int cpu, struct nc_cpu_stats *dst)
  */
 static void nc_stats_reset_cpu(void *unused)
 {
+	u32 base = 0U - READ_ONCE(nc_bucket_bias);	/* 0 when off */
 	int i;
 
 	/*
@@ -194,6 +225,7 @@ static void nc_stats_reset_cpu(void *unused)
 
 		WRITE_ONCE(h->seq[2], h->seq[2] + 1);
 		smp_wmb();	/* seq odd before the data moves */
+		h->base = base;
 		nc_hist_clear(h);
 		WRITE_ONCE(h->gen, h->gen + 1);
 		smp_wmb();	/* data cleared before seq turns even */

@@ -52,11 +52,27 @@ extern unsigned int nc_dump_repeat;
  */
 #define NC_LEVELS	4
 
+/*
+ * A bucket is a u32 and a u8 of the times it wrapped: 2^40 events between
+ * two resets (18 minutes of 1 G events a second, all in one bucket of one
+ * CPU), at 5 bytes where a u64 took 8, so that a CPU's histograms stay
+ * within 40 KiB and a record touches half the cache lines.
+ */
 struct nc_hist {
 	u32 seq[NC_LEVELS];		/* odd while an update of that level runs */
 	u32 gen;			/* bumped by every reset of this CPU */
+	u32 base;			/* what a bucket starts at (test_bucket_bias) */
 	u64 sum;			/* in the stage's unit */
 	u64 min_inv;			/* ~min: zeroed memory = no event yet */
+	u64 max;
+	u32 buckets[NETCOST_HIST_BUCKETS];
+	u8 wraps[NETCOST_HIST_BUCKETS];	/* times buckets[i] went round */
+};
+
+/* One histogram as the netlink reader sends it: whole u64 counts. */
+struct nc_hist_snap {
+	u64 sum;
+	u64 min_inv;
 	u64 max;
 	u64 buckets[NETCOST_HIST_BUCKETS];
 };
@@ -76,9 +92,14 @@ extern struct nc_counters __percpu *nc_ctrs;
 
 /* A copy of one CPU's statistics, for the netlink reader. */
 struct nc_cpu_stats {
-	struct nc_hist hist[__NETCOST_STAGE_MAX];
+	struct nc_hist_snap hist[__NETCOST_STAGE_MAX];
 	struct nc_counters c;
+	struct nc_hist raw;		/* scratch: one histogram as it lies */
 };
+
+/* bytes of statistics per CPU: the histograms and counters (INFO) */
+#define NC_STATS_PER_CPU \
+	(__NETCOST_STAGE_MAX * sizeof(struct nc_hist) + sizeof(struct nc_counters))
 
 extern atomic_t nc_generation;
 extern u64 nc_reset_ns;

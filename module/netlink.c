@@ -166,7 +166,7 @@ static int nc_info_fill(struct sk_buff *msg, const struct genl_info *info,
 	    nla_put_u32(msg, NETCOST_A_HIST_BUCKETS, NETCOST_HIST_BUCKETS) ||
 	    nla_put_u32(msg, NETCOST_A_HIST_SUB_BITS, NETCOST_HIST_SUB_BITS) ||
 	    nla_put_u32(msg, NETCOST_A_MEM_PER_CPU,
-			sizeof(struct nc_cpu_stats) + sizeof(struct nc_cpu) +
+			NC_STATS_PER_CPU + sizeof(struct nc_cpu) +
 			nc_wait_cpu_size()) ||
 	    nla_put_u64_64bit(msg, NETCOST_A_RESET_NS, READ_ONCE(nc_reset_ns),
 			      NETCOST_A_PAD) ||
@@ -384,7 +384,7 @@ static int nc_stats_done(struct netlink_callback *cb)
  * each.  A run the message cannot hold whole is cut short.  Returns the
  * index after the last bucket sent (@first when none fitted).
  */
-static u32 nc_buckets_put(struct sk_buff *skb, const struct nc_hist *h,
+static u32 nc_buckets_put(struct sk_buff *skb, const struct nc_hist_snap *h,
 			  u32 first, u32 last)
 {
 	int room = skb_tailroom(skb) - nla_total_size(sizeof(u32)) -
@@ -421,7 +421,7 @@ static int nc_stage_id_put(struct sk_buff *skb, int id)
  * stage is complete; -EAGAIN when a fragment went out and *@bucket is
  * where the next one starts; -EMSGSIZE when nothing went out.
  */
-static int nc_stage_put(struct sk_buff *skb, int id, const struct nc_hist *h,
+static int nc_stage_put(struct sk_buff *skb, int id, const struct nc_hist_snap *h,
 			long *bucket)
 {
 	u32 i, first = NETCOST_HIST_BUCKETS, last = 0, next;
