@@ -160,7 +160,7 @@ void __nc_record(enum netcost_stage stage, u64 value)
 static bool nc_hist_copy(const struct nc_hist *src, struct nc_hist *raw,
 			 struct nc_hist_snap *dst)
 {
-	u32 s1[NC_LEVELS], s2[NC_LEVELS];
+	u32 s1[NC_LEVELS], s2[NC_LEVELS], b, hi;
 	int tries = 64, i;
 	bool busy;
 
@@ -181,8 +181,27 @@ static bool nc_hist_copy(const struct nc_hist *src, struct nc_hist *raw,
 	dst->sum = raw->sum;
 	dst->min_inv = raw->min_inv;
 	dst->max = raw->max;
-	for (i = 0; i < NETCOST_HIST_BUCKETS; i++)
-		dst->buckets[i] = ((u64)raw->wraps[i] << 32) + raw->buckets[i] - raw->base;
+	dst->count = 0;
+	dst->first = NETCOST_HIST_BUCKETS;
+	dst->last = 0;
+	if (!raw->min_inv)	/* no event since the reset */
+		return !busy;
+	/*
+	 * Every event lies in [min, max], so only their buckets' range can
+	 * hold any: most of the 313 are never walked.
+	 */
+	hi = netcost_hist_index(raw->max);
+	for (b = netcost_hist_index(~raw->min_inv); b <= hi; b++) {
+		u64 v = ((u64)raw->wraps[b] << 32) + raw->buckets[b] - raw->base;
+
+		dst->buckets[b] = v;
+		if (!v)
+			continue;
+		dst->count += v;
+		if (dst->first == NETCOST_HIST_BUCKETS)
+			dst->first = b;
+		dst->last = b;
+	}
 	return !busy;
 }
 

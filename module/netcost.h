@@ -69,11 +69,16 @@ struct nc_hist {
 	u8 wraps[NETCOST_HIST_BUCKETS];	/* times buckets[i] went round */
 };
 
-/* One histogram as the netlink reader sends it: whole u64 counts. */
+/*
+ * One histogram as the netlink reader sends it: whole u64 counts, of the
+ * buckets first..last only (the non-empty range; first > last: none).
+ */
 struct nc_hist_snap {
 	u64 sum;
 	u64 min_inv;
 	u64 max;
+	u64 count;			/* events: the sum of the buckets */
+	u32 first, last;
 	u64 buckets[NETCOST_HIST_BUCKETS];
 };
 

@@ -424,18 +424,9 @@ static int nc_stage_id_put(struct sk_buff *skb, int id)
 static int nc_stage_put(struct sk_buff *skb, int id, const struct nc_hist_snap *h,
 			long *bucket)
 {
-	u32 i, first = NETCOST_HIST_BUCKETS, last = 0, next;
+	u32 first = max_t(u32, h->first, *bucket), next;
+	u64 count = h->count;
 	struct nlattr *nest;
-	u64 count = 0;
-
-	for (i = 0; i < NETCOST_HIST_BUCKETS; i++) {
-		if (!h->buckets[i])
-			continue;
-		count += h->buckets[i];
-		if (first == NETCOST_HIST_BUCKETS && i >= (u32)*bucket)
-			first = i;
-		last = i;
-	}
 
 	nest = nla_nest_start(skb, NETCOST_A_STAGE);
 	if (!nest)
@@ -449,9 +440,9 @@ static int nc_stage_put(struct sk_buff *skb, int id, const struct nc_hist_snap *
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
-	if (first < NETCOST_HIST_BUCKETS) {
-		next = nc_buckets_put(skb, h, first, last);
-		if (next <= last) {
+	if (first <= h->last) {
+		next = nc_buckets_put(skb, h, first, h->last);
+		if (next <= h->last) {
 			nla_nest_end(skb, nest);
 			*bucket = next;
 			return -EAGAIN;
