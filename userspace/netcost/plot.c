@@ -119,11 +119,6 @@ static void nc_side_label(FILE *f, const struct nc_model *m, const char *tag,
 }
 
 /*
- * nc_plot_waiting - the waiting stages (time off CPU, not in the bars):
- * each one's cycles per packet on each side, one line each.  Returns the
- * y below what it drew.
- */
-/*
  * nc_plot_ab - " A x, B y": stage @name's cycles per packet in each
  * snapshot (its own cycles with @own), "-" where it has none
  */
@@ -147,6 +142,11 @@ static void nc_plot_ab(FILE *f, struct nc_model **m, int n, const char *name, bo
 	}
 }
 
+/*
+ * nc_plot_waiting - the waiting stages (time off CPU, not in the bars):
+ * each one's cycles per packet on each side, one line each.  Returns the
+ * y below what it drew.
+ */
 static int nc_plot_waiting(FILE *f, struct nc_model **m, int n, int y)
 {
 	const char *names[NC_MAX_STAGES];
