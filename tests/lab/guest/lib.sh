@@ -26,10 +26,10 @@ check() {
 
 # wait_for CMD... - poll until CMD succeeds, at most ~10 s
 wait_for() {
-	i=0
+	_wf=0
 	until "$@"; do
-		i=$((i + 1))
-		[ $i -gt 100 ] && return 1
+		_wf=$((_wf + 1))
+		[ $_wf -gt 100 ] && return 1
 		sleep 0.1
 	done
 }
@@ -110,6 +110,12 @@ irq_count() {
 		$0 ~ re { for (i = 2; i <= n + 1; i++) s += $i }
 		END { print s + 0 }' /proc/interrupts
 }
+
+# nics_re - the /proc/interrupts regex of eth0's and eth1's IRQ lines
+nics_re() { echo "($(nic_irq_regex eth0))|($(nic_irq_regex eth1))"; }
+
+# net_rx - NET_RX softirqs so far, all CPUs (/proc/softirqs)
+net_rx() { awk '$1 == "NET_RX:" { for (i = 2; i <= NF; i++) s += $i } END { print s + 0 }' /proc/softirqs; }
 
 # dmesg_splats - kernel log lines that mean a bug
 dmesg_splats() {

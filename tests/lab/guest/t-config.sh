@@ -10,7 +10,7 @@ burst() {
 	rm -f /tmp/ready.$1
 	in-ns netcost-gen sink -p "$1" --idle-timeout 1 -l 20 -q --ready-file /tmp/ready.$1 > /dev/null 2>&1 &
 	_s=$!
-	i=0; while [ ! -s /tmp/ready.$1 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	wait_for test -s /tmp/ready.$1
 	netcost-gen send -H 10.0.0.2 -p "$1" -m 18 -n 300 -r 1000 -q --report-wait 0 > /dev/null 2>&1
 	wait $_s
 }
@@ -68,7 +68,7 @@ netcost reset
 rm -f /tmp/ready.lo
 netcost-gen sink -p 9107 --idle-timeout 1 -l 20 -q --ready-file /tmp/ready.lo > /dev/null 2>&1 &
 _s=$!
-i=0; while [ ! -s /tmp/ready.lo ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+wait_for test -s /tmp/ready.lo
 netcost-gen send -H 127.0.0.1 -p 9107 -m 18 -n 300 -r 1000 -q --report-wait 0 > /dev/null 2>&1
 wait $_s
 # (a neighbour probe on the wire may still come and go)

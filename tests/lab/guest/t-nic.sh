@@ -52,7 +52,7 @@ carrier_up /sys/class/net/eth0/carrier && carrier_up "$LAB_NS_SYS/class/net/eth1
 ping -c 1 -W 2 10.0.0.2 > /dev/null 2>&1 || ping -c 1 -W 2 10.0.0.2 > /dev/null 2>&1
 diag "after the round trips: $(ls /sys/class/net | wc -l) devices here, $(ls "$LAB_NS_SYS/class/net" | wc -l) in the peer namespace"
 
-re="$(nic_irq_regex eth0)|$(nic_irq_regex eth1)"
+re=$(nics_re)
 # counted DESC - nic_irqs over a load equals the NIC lines of
 # /proc/interrupts: netcost's read is sandwiched between two reads of /proc
 counted() {

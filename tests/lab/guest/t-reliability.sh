@@ -38,7 +38,7 @@ load_start() {
 	rm -f /tmp/rel.ready
 	in-ns netcost-gen sink -q -p 9400 --ready-file /tmp/rel.ready -l $(($1 + 15)) >/tmp/rel.sink 2>&1 &
 	LOAD_SINK=$!
-	_n=0; while [ ! -s /tmp/rel.ready ] && [ $_n -lt 100 ]; do sleep 0.1; _n=$((_n + 1)); done
+	wait_for test -s /tmp/rel.ready
 	netcost-gen send -q -H 10.0.0.2 -p 9400 -m 64 -r "$2" -l "$1" --report-wait 0 >/tmp/rel.send 2>&1 &
 	LOAD_SEND=$!
 }
@@ -51,9 +51,8 @@ load_stop() {
 NICRE=""
 nic_re() {
 	[ -n "$NICRE" ] && return
-	NICRE="($(nic_irq_regex eth0))|($(nic_irq_regex eth1))"
+	NICRE=$(nics_re)
 }
-net_rx() { awk '$1 == "NET_RX:" { for (i = 2; i <= NF; i++) s += $i } END { print s + 0 }' /proc/softirqs; }
 
 # match_proc DESC CMD... - reset, run CMD, then: nic_irqs and the
 # softirq_net_rx count within what /proc/interrupts and /proc/softirqs

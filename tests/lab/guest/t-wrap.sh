@@ -9,8 +9,7 @@
 . /lab/lib.sh
 BIAS=40
 insmod /lib/netcost/netcost.ko || { not_ok "insmod"; exit 0; }
-re="($(nic_irq_regex eth0))|($(nic_irq_regex eth1))"
-net_rx() { awk '$1 == "NET_RX:" { for (i = 2; i <= NF; i++) s += $i } END { print s + 0 }' /proc/softirqs; }
+re=$(nics_re)
 
 echo $BIAS >/sys/module/netcost/parameters/test_bucket_bias ||
 	{ not_ok "set test_bucket_bias"; rmmod netcost; exit 0; }
