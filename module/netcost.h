@@ -56,7 +56,7 @@ extern unsigned int nc_dump_repeat;
  * A bucket is a u32 and a u8 of the times it wrapped: 2^40 events between
  * two resets (18 minutes of 1 G events a second, all in one bucket of one
  * CPU), at 5 bytes where a u64 took 8, so that a CPU's histograms stay
- * within 40 KiB and a record touches half the cache lines.
+ * within 40 KiB and the counts lie in half the cache lines.
  */
 struct nc_hist {
 	u32 seq[NC_LEVELS];		/* odd while an update of that level runs */
