@@ -81,30 +81,13 @@ static void nc_frame_resume(struct nc_frame *f, struct task_struct *next,
 }
 
 /*
- * nc_bh_of - the softirq frames @p may own: this CPU's, or with
- * NC_BH_PER_TASK @p's own, if it has any open
- */
-static struct nc_bh *nc_bh_of(struct nc_cpu *c, struct task_struct *p)
-{
-#if NC_BH_PER_TASK
-	struct nc_task *t = nc_task_find(p);
-
-	return t && (t->frames & NC_FRAME_BH) ? &t->bh : NULL;
-#else
-	return &c->bh;
-#endif
-}
-
-/*
  * nc_frames_pause - @prev leaves the CPU (sched_switch): stop the clock
- * of the softirq frames it owns.  On PREEMPT_RT a softirq, and the packet
- * it is processing, run in a preemptible thread.
+ * of the softirq frames @b (nc_bh_of()) it owns.  On PREEMPT_RT a
+ * softirq, and the packet it is processing, run in a preemptible thread.
  */
-void nc_frames_pause(struct nc_cpu *c, struct task_struct *prev,
+void nc_frames_pause(struct nc_bh *b, struct task_struct *prev,
 		     const struct nc_stamp *st)
 {
-	struct nc_bh *b = nc_bh_of(c, prev);
-
 	if (!b)
 		return;
 	nc_frame_pause(&b->softirq, prev, st);
@@ -114,11 +97,9 @@ void nc_frames_pause(struct nc_cpu *c, struct task_struct *prev,
 }
 
 /* nc_frames_resume - @next runs again (finish_task_switch): restart them */
-void nc_frames_resume(struct nc_cpu *c, struct task_struct *next,
+void nc_frames_resume(struct nc_bh *b, struct task_struct *next,
 		      const struct nc_stamp *st)
 {
-	struct nc_bh *b = nc_bh_of(c, next);
-
 	if (!b)
 		return;
 	nc_frame_resume(&b->softirq, next, st);

@@ -22,7 +22,7 @@
  * 7.3 changed the context, not the prototypes (but sched_process_exit's):
  * it calls tracepoint probes inside an SRCU-fast read section, not with
  * preemption disabled, and sys_enter/sys_exit are faultable tracepoints,
- * so every probe disables preemption itself (nc_probe_begin()).
+ * so every tracepoint probe disables preemption itself (NC_TP_GUARD()).
  */
 #ifndef _NETCOST_COMPAT_H
 #define _NETCOST_COMPAT_H

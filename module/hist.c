@@ -6,12 +6,14 @@
  * interrupt a softirq probe).  Every update is a single this_cpu
  * operation, so nesting never loses an increment; a stage's event count
  * is the sum of its buckets, so count and buckets always agree.  Each
- * histogram carries one sequence number per context level (task,
- * softirq, hardirq, NMI), odd while an update of that level runs: a
- * nested writer uses its own, so the outer one's stays odd until the
- * outer update is done, and the netlink reader on another CPU takes a
- * consistent copy without a lock when all four were even and unchanged
- * (the retry loop of nc_hist_copy()).  A bucket is a u32 that counts on
+ * histogram carries one sequence number per nesting level, odd while an
+ * update of that level runs: an update that interrupts another on the
+ * same CPU (hardirq over softirq over task, NMI over all) takes the next
+ * level (nc_cpu.rec_depth, one increment where working out the context
+ * from preempt_count() took a dozen instructions), so the outer one's
+ * sequence stays odd until the outer update is done, and the netlink
+ * reader on another CPU takes a consistent copy without a lock when all
+ * four were even and unchanged (the retry loop of nc_hist_copy()).  A bucket is a u32 that counts on
  * in wraps[] when it goes round; the copy makes whole u64s of the two.
  * No netlink here.
  */
@@ -111,10 +113,13 @@ static void nc_hist_clear(struct nc_hist *h)
 void __nc_record(enum netcost_stage stage, u64 value)
 {
 	struct nc_hist __percpu *h = nc_hists[stage];
-	int level = interrupt_context_level();
+	u32 level = this_cpu_inc_return(nc_cpu.rec_depth) - 1;
 	u64 old, prev;
 	u32 gen, i;
 
+	/* four context levels nest at most: never more, but never past seq[] */
+	if (unlikely(level >= NC_LEVELS))
+		goto out;
 	this_cpu_inc(h->seq[level]);
 	smp_wmb();	/* seq odd before the data moves */
 	gen = this_cpu_read(h->gen);
@@ -146,6 +151,8 @@ void __nc_record(enum netcost_stage stage, u64 value)
 		nc_hist_clear(this_cpu_ptr(h));
 	smp_wmb();	/* data in place before seq turns even */
 	this_cpu_inc(h->seq[level]);
+out:
+	this_cpu_dec(nc_cpu.rec_depth);
 }
 
 /*
@@ -233,24 +240,27 @@ bool nc_stats_copy(int cpu, struct nc_cpu_stats *dst)
 static void nc_stats_reset_cpu(void *unused)
 {
 	u32 base = 0U - READ_ONCE(nc_bucket_bias);	/* 0 when off */
+	/* the IPI is a writer nested in whatever update it interrupted */
+	u32 level = min_t(u32, this_cpu_inc_return(nc_cpu.rec_depth) - 1, NC_LEVELS - 1);
 	int i;
 
 	/*
-	 * An IPI is a hardirq-level writer: its sequence is odd while the
-	 * histogram is cleared, so that no reader takes a half-cleared copy.
+	 * Its sequence is odd while the histogram is cleared, so that no
+	 * reader takes a half-cleared copy.
 	 */
 	for (i = 0; i < __NETCOST_STAGE_MAX; i++) {
 		struct nc_hist *h = this_cpu_ptr(nc_hists[i]);
 
-		WRITE_ONCE(h->seq[2], h->seq[2] + 1);
+		WRITE_ONCE(h->seq[level], h->seq[level] + 1);
 		smp_wmb();	/* seq odd before the data moves */
 		h->base = base;
 		nc_hist_clear(h);
 		WRITE_ONCE(h->gen, h->gen + 1);
 		smp_wmb();	/* data cleared before seq turns even */
-		WRITE_ONCE(h->seq[2], h->seq[2] + 1);
+		WRITE_ONCE(h->seq[level], h->seq[level] + 1);
 	}
 	memset(this_cpu_ptr(nc_ctrs)->counters, 0, sizeof(nc_ctrs->counters));
+	this_cpu_dec(nc_cpu.rec_depth);
 }
 
 /* nc_stats_reset - clear every CPU's statistics (process context) */
@@ -277,6 +287,16 @@ void nc_stats_reset(void)
 	atomic_inc(&nc_generation);
 }
 
+/* nc_self_add - a sampled probe body that started at @t0 ends now */
+void nc_self_add(u64 t0)
+{
+	u64 d = get_cycles() - t0;
+
+	this_cpu_add(nc_ctrs->self_cycles, d);
+	this_cpu_inc(nc_ctrs->self_samples);
+	this_cpu_inc(nc_ctrs->self_hist[netcost_hist_index(d)]);
+}
+
 /*
  * nc_probe_cost - mean cycles of a sampled probe body over all CPUs,
  * the overhead netcost adds to every hook it fires.
@@ -291,6 +311,43 @@ u32 nc_probe_cost(void)
 		samples += READ_ONCE(per_cpu_ptr(nc_ctrs, cpu)->self_samples);
 	}
 	return samples ? (u32)div64_u64(cycles, samples) : 0;
+}
+
+/* nc_probe_cost_samples - probe bodies timed since load, all CPUs */
+u64 nc_probe_cost_samples(void)
+{
+	u64 samples = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		samples += READ_ONCE(per_cpu_ptr(nc_ctrs, cpu)->self_samples);
+	return samples;
+}
+
+/*
+ * nc_probe_cost_pct - the @pct-th percentile of the sampled probe
+ * bodies' cycles over all CPUs: the low bound of the bucket it falls in
+ * (within 12.5%), 0 with no sample.  Process context (INFO).
+ */
+u32 nc_probe_cost_pct(unsigned int pct)
+{
+	u64 n = 0, want, acc = 0;
+	unsigned int b;
+	int cpu;
+
+	for (b = 0; b < NETCOST_HIST_BUCKETS; b++)
+		for_each_possible_cpu(cpu)
+			n += READ_ONCE(per_cpu_ptr(nc_ctrs, cpu)->self_hist[b]);
+	if (!n)
+		return 0;
+	want = div64_u64(n * pct + 99, 100);
+	for (b = 0; b < NETCOST_HIST_BUCKETS; b++) {
+		for_each_possible_cpu(cpu)
+			acc += READ_ONCE(per_cpu_ptr(nc_ctrs, cpu)->self_hist[b]);
+		if (acc >= want)
+			return min_t(u64, netcost_hist_lo(b), U32_MAX);
+	}
+	return 0;
 }
 
 /* nc_stats_init - allocate the per-CPU statistics, zeroed */

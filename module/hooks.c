@@ -4,13 +4,18 @@
  *
  * Debian exports almost no tracepoint for register_trace_*(), so they
  * are looked up by name with for_each_kernel_tracepoint() and attached
- * with tracepoint_probe_register().  Where no tracepoint exists, a kprobe
- * or kretprobe is used; its symbol is tried under each name the compiler
- * may have given it.  Hooks are attached and detached by stage group
+ * with tracepoint_probe_register().  Where no tracepoint exists, a
+ * function's entry is hooked with an ftrace_ops of netcost's own (fentry:
+ * no registers saved, the cheapest way into a function; a kprobe there,
+ * ftrace-based too, saves all registers and looks the probe up, about 120
+ * more instructions a hit), or, where its return is needed, a kretprobe;
+ * the symbol is tried under each name the compiler may have given it.
+ * Hooks are attached and detached by stage group
  * (CONFIG command); a hook several groups need stays while any of them is
  * on.  Callers hold the netlink config mutex (or are init/exit).
  */
 #include <linux/bitmap.h>
+#include <linux/ftrace.h>
 #include <linux/irqnr.h>
 #include <linux/kprobes.h>
 #include <linux/moduleparam.h>
@@ -22,8 +27,9 @@
 #include "netcost.h"
 
 struct nc_hook {
+	struct nc_hook_hits hh;		/* first: nc_hit() counts through it */
 	const char *name;		/* tracepoint name, or NULL */
-	const char *const syms[5];	/* k(ret)probe: symbols to try */
+	const char *const syms[5];	/* function hooks: symbols to try */
 	enum netcost_hook_kind kind;
 	u32 groups;			/* attached while one of them is on */
 	void *probe;			/* tracepoint probe function */
@@ -31,14 +37,15 @@ struct nc_hook {
 	kretprobe_handler_t krp_entry;
 	kretprobe_handler_t krp_ret;
 	size_t krp_data;		/* bytes of per-instance data */
+	ftrace_func_t fe_func;		/* fentry callback */
 	struct tracepoint *tp;
 	struct kprobe kp;
 	struct kretprobe krp;
+	struct ftrace_ops fops;
 	const char *sym;		/* the symbol that registered */
 	bool optional;			/* may be missing even when NC_G_ALL */
 	bool attached;
 	bool failed;			/* last attach failed (name kept) */
-	u64 __percpu *hits;
 };
 
 #define NC_G_ALL	NETCOST_GROUP_ALL
@@ -57,6 +64,10 @@ struct nc_hook {
 	{ .syms = { __VA_ARGS__, NULL }, .kind = NETCOST_HOOK_KRETPROBE, \
 	  .groups = _groups, .krp_entry = _entry, .krp_ret = _ret, \
 	  .krp_data = _data }
+/* a function's entry, by an ftrace_ops (may be missing: optional) */
+#define NC_FE(_groups, _func, ...) \
+	{ .syms = { __VA_ARGS__, NULL }, .kind = NETCOST_HOOK_FENTRY, \
+	  .groups = _groups, .fe_func = _func, .optional = true }
 #define NC_KP(_groups, _handler, ...) \
 	{ .syms = { __VA_ARGS__, NULL }, .kind = NETCOST_HOOK_KPROBE, \
 	  .groups = _groups, .kp_handler = _handler, .optional = true }
@@ -77,17 +88,26 @@ static struct nc_hook nc_hooks[] = {
 	NC_VEC("threshold_apic"),
 	NC_VEC("deferred_error_apic"),
 	NC_TPO("nmi_handler", NC_G_ALL, nc_tp_nmi_handler),
-	NC_KRP(NETCOST_GROUP_IRQ, nc_krp_irq_thread_entry, nc_krp_irq_thread_ret,
-	       sizeof(struct nc_irq_thread_run), "irq_forced_thread_fn"),
-	NC_KRP(NETCOST_GROUP_IRQ, nc_krp_irq_thread_entry, nc_krp_irq_thread_ret,
-	       sizeof(struct nc_irq_thread_run), "irq_thread_fn"),
+	/*
+	 * frames pause while their task is off CPU, from sched_switch to
+	 * finish_task_switch(): needed by all (without this hook, frames
+	 * resume at sched_switch and the switch is charged to them too).
+	 * Attached before any kprobe, so that where ftrace's kprobe events
+	 * share the function (the oracle's), theirs run first: kprobes
+	 * share one ftrace_ops, registered with the first one, and ftrace
+	 * calls the newest ops first.
+	 */
+	NC_FE(NC_G_ALL, nc_fe_finish_task_switch, NC_FINISH_TASK_SWITCH_NAMES),
 	/*
 	 * tells a softirq run at local_bh_enable() from one at irq_exit() on
 	 * stock kernels (PREEMPT_RT has no softirq at irq_exit(), nor this
 	 * path through do_softirq(): not attached there)
 	 */
-	NC_KRP(NETCOST_GROUP_SOFTIRQ, nc_krp_do_softirq_entry, nc_krp_do_softirq_ret,
-	       0, NC_DO_SOFTIRQ_NAMES),
+	NC_FE(NETCOST_GROUP_SOFTIRQ, nc_fe_do_softirq, NC_DO_SOFTIRQ_NAMES),
+	NC_KRP(NETCOST_GROUP_IRQ, nc_krp_irq_thread_entry, nc_krp_irq_thread_ret,
+	       sizeof(struct nc_irq_thread_run), "irq_forced_thread_fn"),
+	NC_KRP(NETCOST_GROUP_IRQ, nc_krp_irq_thread_entry, nc_krp_irq_thread_ret,
+	       sizeof(struct nc_irq_thread_run), "irq_thread_fn"),
 	/* softirq time is subtracted from system calls; NET_RX opens NAPI */
 	NC_TP("softirq_entry", NETCOST_GROUP_SOFTIRQ | NETCOST_GROUP_NET |
 	      NETCOST_GROUP_SYSCALL, nc_tp_softirq_entry),
@@ -106,12 +126,8 @@ static struct nc_hook nc_hooks[] = {
 	NC_TP("netif_receive_skb_list_exit", NETCOST_GROUP_NET, nc_tp_rx_list_exit),
 	NC_TP("net_dev_start_xmit", NETCOST_GROUP_NET, nc_tp_start_xmit),
 	NC_TP("net_dev_xmit", NETCOST_GROUP_NET, nc_tp_xmit),
-	/*
-	 * frames pause while their task is off CPU, from sched_switch to
-	 * finish_task_switch(): needed by all (without the kprobe, frames
-	 * resume at sched_switch and the switch is charged to them too)
-	 */
 	NC_TP("sched_switch", NC_G_ALL, nc_tp_sched_switch),
+	/* the same, as a kprobe: fts_kprobe=1 (test only) */
 	NC_KP(NC_G_ALL, nc_kp_finish_task_switch, NC_FINISH_TASK_SWITCH_NAMES),
 	NC_TP("sched_waking", NETCOST_GROUP_SCHED | NETCOST_GROUP_WAIT, nc_tp_sched_waking),
 	/* a task joins a runqueue (wait.c) */
@@ -124,28 +140,11 @@ static struct nc_hook nc_hooks[] = {
 	NC_TP("sys_exit", NETCOST_GROUP_SYSCALL | NETCOST_GROUP_WAIT, nc_tp_sys_exit),
 };
 
-/* nc_probe_begin - count a hit of @hook; time one in 256 per CPU */
-u64 nc_probe_begin(void *hook)
-{
-	struct nc_hook *h = hook;
-
-	if (h)
-		this_cpu_inc(*h->hits);
-	if (this_cpu_inc_return(nc_ctrs->counters[NETCOST_CTR_PROBE_HITS]) & 255)
-		return 0;
-	return get_cycles();
-}
-
-/* nc_probe_end - close the sample nc_probe_begin() opened, if any */
-void nc_probe_end(u64 t0)
-{
-	if (!t0)
-		return;
-	this_cpu_add(nc_ctrs->self_cycles, get_cycles() - t0);
-	this_cpu_inc(nc_ctrs->self_samples);
-}
-
-/* nc_kp_hook / nc_krp_hook - the table entry behind a k(ret)probe */
+/*
+ * nc_kp_hook / nc_krp_hook / nc_fe_hook - the table entry behind a
+ * kprobe, a kretprobe (the kernel calls its handlers only while the
+ * instance has one), an ftrace_ops
+ */
 void *nc_kp_hook(struct kprobe *p)
 {
 	return container_of(p, struct nc_hook, kp);
@@ -153,9 +152,12 @@ void *nc_kp_hook(struct kprobe *p)
 
 void *nc_krp_hook(struct kretprobe_instance *ri)
 {
-	struct kretprobe *rp = get_kretprobe(ri);
+	return container_of(get_kretprobe(ri), struct nc_hook, krp);
+}
 
-	return rp ? container_of(rp, struct nc_hook, krp) : NULL;
+void *nc_fe_hook(struct ftrace_ops *op)
+{
+	return container_of(op, struct nc_hook, fops);
 }
 
 static void nc_tp_lookup(struct tracepoint *tp, void *priv)
@@ -186,12 +188,40 @@ static int nc_krp_maxactive(const struct nc_hook *h)
 	return 4 * cpus + 16;
 }
 
-static int nc_hook_attach_kprobe(struct nc_hook *h)
+/*
+ * nc_hook_attach_fentry - an ftrace_ops of our own on the function's
+ * entry: no FTRACE_OPS_FL_SAVE_REGS (the callbacks read no registers) and
+ * no FTRACE_OPS_FL_RECURSION (they call nothing traceable by this ops:
+ * ftrace calls them directly, with no wrapper)
+ */
+static int nc_hook_attach_fentry(struct nc_hook *h, const char *sym)
+{
+	int err;
+
+	memset(&h->fops, 0, sizeof(h->fops));
+	h->fops.func = h->fe_func;
+	err = ftrace_set_filter(&h->fops, (unsigned char *)sym, strlen(sym), 1);
+	if (err)
+		goto err_free_filter;
+	err = register_ftrace_function(&h->fops);
+	if (err)
+		goto err_free_filter;
+	return 0;
+
+err_free_filter:
+	ftrace_free_filter(&h->fops);
+	/* a symbol ftrace cannot hook is one this kernel does not have */
+	return err == -EINVAL ? -ENOENT : err;
+}
+
+static int nc_hook_attach_function(struct nc_hook *h)
 {
 	int i, err = -ENOENT;
 
 	for (i = 0; h->syms[i]; i++) {
-		if (h->kind == NETCOST_HOOK_KPROBE) {
+		if (h->kind == NETCOST_HOOK_FENTRY) {
+			err = nc_hook_attach_fentry(h, h->syms[i]);
+		} else if (h->kind == NETCOST_HOOK_KPROBE) {
 			memset(&h->kp, 0, sizeof(h->kp));
 			h->kp.symbol_name = h->syms[i];
 			h->kp.pre_handler = h->kp_handler;
@@ -247,7 +277,7 @@ static int nc_hook_attach(struct nc_hook *h)
 			return -ENOENT;
 		err = tracepoint_probe_register(h->tp, h->probe, h);
 	} else {
-		err = nc_hook_attach_kprobe(h);
+		err = nc_hook_attach_function(h);
 	}
 	h->failed = !!err;
 	if (!err)
@@ -259,12 +289,17 @@ static void nc_hook_detach(struct nc_hook *h)
 {
 	if (!h->attached)
 		return;
-	if (h->kind == NETCOST_HOOK_TRACEPOINT)
+	if (h->kind == NETCOST_HOOK_TRACEPOINT) {
 		tracepoint_probe_unregister(h->tp, h->probe, h);
-	else if (h->kind == NETCOST_HOOK_KPROBE)
+	} else if (h->kind == NETCOST_HOOK_KPROBE) {
 		unregister_kprobe(&h->kp);
-	else
+	} else if (h->kind == NETCOST_HOOK_KRETPROBE) {
 		unregister_kretprobe(&h->krp);
+	} else {
+		/* waits until no CPU runs the callback any more */
+		unregister_ftrace_function(&h->fops);
+		ftrace_free_filter(&h->fops);
+	}
 	h->attached = false;
 }
 
@@ -284,6 +319,7 @@ static void nc_frames_reset(void)
 		WRITE_ONCE(c->hardirq_start, 0);
 		WRITE_ONCE(c->vector_start, 0);
 		WRITE_ONCE(c->switch_start, 0);
+		WRITE_ONCE(c->switch_next, NULL);
 		WRITE_ONCE(c->bh_owner, NULL);
 		nc_bh_reset(&c->bh);
 	}
@@ -293,24 +329,40 @@ static void nc_frames_reset(void)
 bool nc_resume_in_fts;
 
 /*
+ * fts_kprobe (test only): hook finish_task_switch() with a kprobe, as
+ * netcost did before 0.4.0, instead of its own ftrace_ops.  The handler
+ * is the same code; the oracle (tests/oracle) measures, in one boot,
+ * where the fentry's timestamp lies beyond the kprobe's, whose place
+ * next to ftrace's own kprobe events its model knows.
+ */
+static bool nc_fts_kprobe;
+module_param_named(fts_kprobe, nc_fts_kprobe, bool, 0444);
+MODULE_PARM_DESC(fts_kprobe, "test only: hook finish_task_switch() with a kprobe, not ftrace");
+
+/*
  * nc_hook_needed - whether this kernel needs @h at all: PREEMPT_RT never
  * runs softirqs through do_softirq() (nor at irq_exit()), so that probe
- * would only cost.
+ * would only cost; finish_task_switch() is hooked one way only.
  */
 static bool nc_hook_needed(const struct nc_hook *h)
 {
-	return !(IS_ENABLED(CONFIG_PREEMPT_RT) && h->krp_entry == nc_krp_do_softirq_entry);
+	if (h->fe_func == nc_fe_finish_task_switch)
+		return !nc_fts_kprobe;
+	if (h->kp_handler == nc_kp_finish_task_switch)
+		return nc_fts_kprobe;
+	return !(IS_ENABLED(CONFIG_PREEMPT_RT) && h->fe_func == nc_fe_do_softirq);
 }
 
-/* nc_resume_in_fts_update - whether the finish_task_switch kprobe is on */
+/* nc_resume_in_fts_update - whether the finish_task_switch() hook is on */
 static void nc_resume_in_fts_update(void)
 {
 	bool on = false;
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++) {
-		if (nc_hooks[i].kp_handler == nc_kp_finish_task_switch)
-			on = nc_hooks[i].attached;
+		if (nc_hooks[i].fe_func == nc_fe_finish_task_switch ||
+		    nc_hooks[i].kp_handler == nc_kp_finish_task_switch)
+			on |= nc_hooks[i].attached;
 	}
 	WRITE_ONCE(nc_resume_in_fts, on);
 }
@@ -404,15 +456,15 @@ int nc_hooks_init(void)
 
 	for_each_kernel_tracepoint(nc_tp_lookup, NULL);
 	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++) {
-		nc_hooks[i].hits = alloc_percpu(u64);
-		if (!nc_hooks[i].hits)
+		nc_hooks[i].hh.hits = alloc_percpu(u64);
+		if (!nc_hooks[i].hh.hits)
 			goto err_free_hits;
 	}
 	return 0;
 
 err_free_hits:
 	while (i--)
-		free_percpu(nc_hooks[i].hits);
+		free_percpu(nc_hooks[i].hh.hits);
 	return -ENOMEM;
 }
 
@@ -429,7 +481,7 @@ void nc_hooks_exit(void)
 	tracepoint_synchronize_unregister();
 	WRITE_ONCE(nc_resume_in_fts, false);
 	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++)
-		free_percpu(nc_hooks[i].hits);
+		free_percpu(nc_hooks[i].hh.hits);
 }
 
 /* nc_hooks_size - room for the NETCOST_A_HOOK nests of INFO */
@@ -452,7 +504,7 @@ static int nc_hook_put(struct sk_buff *skb, const struct nc_hook *h)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		hits += *per_cpu_ptr(h->hits, cpu);
+		hits += *per_cpu_ptr(h->hh.hits, cpu);
 	if (h->attached && h->kind == NETCOST_HOOK_KPROBE)
 		missed = h->kp.nmissed;
 	else if (h->attached && h->kind == NETCOST_HOOK_KRETPROBE)

@@ -84,8 +84,10 @@ struct nc_hist_snap {
 
 struct nc_counters {
 	u64 counters[__NETCOST_CTR_MAX];
-	u64 self_cycles;		/* cycles: sampled probe bodies */
+	u64 self_cycles;		/* cycles: sampled probe bodies, since load */
 	u64 self_samples;
+	/* the sampled bodies by netcost_hist_index() of their cycles, since load */
+	u32 self_hist[NETCOST_HIST_BUCKETS];
 };
 
 /*
@@ -119,6 +121,8 @@ void nc_rec_update(void);
 void __nc_record(enum netcost_stage stage, u64 value);
 bool nc_stats_copy(int cpu, struct nc_cpu_stats *dst);
 u32 nc_probe_cost(void);
+u32 nc_probe_cost_pct(unsigned int pct);
+u64 nc_probe_cost_samples(void);
 
 /* ---- per-CPU probe state (probes_*.c) ---- */
 
@@ -177,6 +181,7 @@ struct nc_bh {
 
 struct nc_cpu {
 	u32 rec;			/* NC_REC_ON | groups, or 0 (nc_rec_update) */
+	u32 rec_depth;			/* histogram updates running (nested) */
 	u64 hard_total;			/* cycles in hardirq handlers, vectors, NMIs */
 	u64 soft_total;			/* net cycles in softirqs */
 	u64 hardirq_start;		/* cycles, 0 = none open */
@@ -188,6 +193,13 @@ struct nc_cpu {
 	struct task_struct *bh_owner;	/* the task inside do_softirq(), or NULL */
 	struct nc_bh bh;		/* unused if NC_BH_PER_TASK */
 	u64 switch_start;		/* cycles at sched_switch, 0 = none */
+	/*
+	 * the task the last sched_switch put on this CPU and its task slot
+	 * then (or NULL): finish_task_switch() runs in it next, and takes the
+	 * slot from here instead of looking it up again
+	 */
+	struct task_struct *switch_next;
+	struct nc_task *switch_slot;
 };
 
 DECLARE_PER_CPU(struct nc_cpu, nc_cpu);
@@ -297,9 +309,9 @@ static inline void nc_stamp(struct nc_cpu *c, struct nc_stamp *st)
 u64 nc_net(u64 end, u64 start, u64 excl);
 void nc_frame_begin(struct nc_frame *f, const struct nc_stamp *st);
 u64 nc_frame_end(struct nc_frame *f, const struct nc_stamp *st);
-void nc_frames_pause(struct nc_cpu *c, struct task_struct *prev,
+void nc_frames_pause(struct nc_bh *b, struct task_struct *prev,
 		     const struct nc_stamp *st);
-void nc_frames_resume(struct nc_cpu *c, struct task_struct *next,
+void nc_frames_resume(struct nc_bh *b, struct task_struct *next,
 		      const struct nc_stamp *st);
 void nc_bh_reset(struct nc_bh *b);
 
@@ -406,16 +418,38 @@ void nc_task_release(struct task_struct *p);
 void nc_tasks_flush(void);
 unsigned int nc_tasks_used(void);
 void nc_task_settle(struct nc_task *t, const struct nc_stamp *st);
-void nc_task_pause(struct task_struct *prev, const struct nc_stamp *st);
-void nc_task_resume(struct task_struct *next, const struct nc_stamp *st);
-void nc_task_switched_in(struct task_struct *next, u64 now);
+void nc_task_pause(struct nc_task *t, const struct nc_stamp *st);
+void nc_task_resume(struct nc_task *t, const struct nc_stamp *st);
+void nc_task_switched_in(struct nc_task *t, u64 now);
+
+/*
+ * nc_bh_of - the softirq frames task slot @t (of a task on this CPU, or
+ * NULL) may own: this CPU's, or with NC_BH_PER_TASK the task's own, if
+ * it has any open
+ */
+static inline struct nc_bh *nc_bh_of(struct nc_cpu *c, struct nc_task *t)
+{
+#if NC_BH_PER_TASK
+	return t && (t->frames & NC_FRAME_BH) ? &t->bh : NULL;
+#else
+	return &c->bh;
+#endif
+}
 
 /* ---- waiting (wait.c) ---- */
 
-void nc_wait_switch(bool preempt, struct task_struct *prev,
-		    struct task_struct *next, unsigned int prev_state);
+/* nc_wait_on - whether the waiting stages are attached */
+static inline bool nc_wait_on(void)
+{
+	return READ_ONCE(nc_cfg.groups) & NETCOST_GROUP_WAIT;
+}
+
+void nc_wait_switch(bool preempt, unsigned int prev_state,
+		    struct task_struct *prev, struct nc_task *tp,
+		    enum nc_task_kind kp, struct task_struct *next,
+		    struct nc_task *tn, enum nc_task_kind kn);
 void nc_wait_flush(void);
-void nc_wait_waking(struct task_struct *p);
+void nc_wait_waking(struct nc_task *t);
 void nc_wait_wakeup(struct task_struct *p);
 size_t nc_wait_cpu_size(void);
 
@@ -436,16 +470,50 @@ int nc_hooks_put(struct sk_buff *skb);
 size_t nc_hooks_size(void);
 
 /*
- * nc_probe_begin/end - count a hit of a hook and, for one hit in 256 per
- * CPU, time the probe body: the self-cost that INFO reports.  @hook is
- * the tracepoint probe's data, or nc_kp_hook()/nc_krp_hook().
+ * Every hook's table entry (hooks.c) starts with its per-CPU hit count,
+ * so that a probe counts its hit inline from the pointer it is given.
  */
-u64 nc_probe_begin(void *hook);
-void nc_probe_end(u64 t0);
+struct nc_hook_hits {
+	u64 __percpu *hits;
+};
+
+/* one hit in NC_SELF_SAMPLE per hook and CPU times its probe body */
+#define NC_SELF_SAMPLE	256
+
+void nc_self_add(u64 t0);
+
+/*
+ * nc_hit - the first act of every probe: count a hit of @hook (the
+ * tracepoint probe's data, or nc_kp_hook()/nc_krp_hook()/nc_fe_hook()),
+ * every hit, also the ones the probe filters out at once.  For one hit in
+ * NC_SELF_SAMPLE, returns the cycle count at which the sampled body
+ * starts (the self-cost INFO reports); else 0, and the fast path has
+ * taken no timestamp.  nc_probe_end() closes it.
+ */
+static __always_inline u64 nc_hit(void *hook)
+{
+	const struct nc_hook_hits *h = hook;
+
+	this_cpu_inc(nc_ctrs->counters[NETCOST_CTR_PROBE_HITS]);
+	if (likely(this_cpu_inc_return(*h->hits) & (NC_SELF_SAMPLE - 1)))
+		return 0;
+	return get_cycles();
+}
+
+/* nc_probe_end - the probe's last act: close the sample nc_hit() opened */
+static __always_inline void nc_probe_end(u64 t0)
+{
+	if (unlikely(t0))
+		nc_self_add(t0);
+}
+
 struct kprobe;
 struct kretprobe_instance;
+struct ftrace_ops;
+struct ftrace_regs;
 void *nc_kp_hook(struct kprobe *p);
 void *nc_krp_hook(struct kretprobe_instance *ri);
+void *nc_fe_hook(struct ftrace_ops *op);
 
 /* ---- probes ---- */
 
@@ -486,11 +554,15 @@ void nc_tp_rx_list_exit(void *data, int ret);
 void nc_tp_sys_enter(void *data, struct pt_regs *regs, long id);
 void nc_tp_sys_exit(void *data, struct pt_regs *regs, long ret);
 
+/* ftrace function-entry callbacks (no registers saved) */
+void nc_fe_finish_task_switch(unsigned long ip, unsigned long parent_ip,
+			      struct ftrace_ops *op, struct ftrace_regs *fregs);
+void nc_fe_do_softirq(unsigned long ip, unsigned long parent_ip,
+		      struct ftrace_ops *op, struct ftrace_regs *fregs);
 int nc_kp_finish_task_switch(struct kprobe *p, struct pt_regs *regs);
+
 int nc_krp_irq_thread_entry(struct kretprobe_instance *ri, struct pt_regs *regs);
 int nc_krp_irq_thread_ret(struct kretprobe_instance *ri, struct pt_regs *regs);
-int nc_krp_do_softirq_entry(struct kretprobe_instance *ri, struct pt_regs *regs);
-int nc_krp_do_softirq_ret(struct kretprobe_instance *ri, struct pt_regs *regs);
 
 struct nc_irq_thread_run {
 	u64 start;			/* cycles: the run's start time */

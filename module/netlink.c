@@ -142,6 +142,8 @@ static size_t nc_info_size(void)
 	       nla_total_size(sizeof(u32)) +			/* GENERATION */
 	       nla_total_size(sizeof(u32)) +			/* TASK_SLOTS */
 	       nla_total_size(sizeof(u32)) +			/* TASK_SLOTS_USED */
+	       2 * nla_total_size(sizeof(u32)) +		/* PROBE_COST_P50/P90 */
+	       nla_total_size_64bit(sizeof(u64)) +		/* PROBE_COST_SAMPLES */
 	       nc_config_size() +				/* CONFIG */
 	       nc_stages_size() +				/* STAGE */
 	       nc_hooks_size();					/* HOOK */
@@ -176,7 +178,11 @@ static int nc_info_fill(struct sk_buff *msg, const struct genl_info *info,
 	    nla_put_u64_64bit(msg, NETCOST_A_NOW_CYCLES, get_cycles(), NETCOST_A_PAD) ||
 	    nla_put_u32(msg, NETCOST_A_GENERATION, atomic_read(&nc_generation)) ||
 	    nla_put_u32(msg, NETCOST_A_TASK_SLOTS, nc_task_slots) ||
-	    nla_put_u32(msg, NETCOST_A_TASK_SLOTS_USED, nc_tasks_used()))
+	    nla_put_u32(msg, NETCOST_A_TASK_SLOTS_USED, nc_tasks_used()) ||
+	    nla_put_u32(msg, NETCOST_A_PROBE_COST_P50, nc_probe_cost_pct(50)) ||
+	    nla_put_u32(msg, NETCOST_A_PROBE_COST_P90, nc_probe_cost_pct(90)) ||
+	    nla_put_u64_64bit(msg, NETCOST_A_PROBE_COST_SAMPLES, nc_probe_cost_samples(),
+			      NETCOST_A_PAD))
 		goto err_cancel;
 	if (nc_config_put(msg) || nc_stages_put(msg))
 		goto err_cancel;

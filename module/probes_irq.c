@@ -18,6 +18,7 @@
  * Which IRQs are a NIC's: nc_irq_is_nic() (nic.c).
  */
 #include <linux/bitmap.h>
+#include <linux/ftrace.h>
 #include <linux/interrupt.h>
 #include <linux/irqnr.h>
 #include <linux/kprobes.h>
@@ -29,13 +30,26 @@
 
 #include "netcost.h"
 
+/*
+ * nc_irq_came - an interrupt starts (irq_handler_entry, a system vector):
+ * on a stock kernel, a softirq run at its irq_exit() runs in no
+ * do_softirq() of the task it interrupted, unless that task was serving
+ * a softirq (then irq_exit() runs none).  See nc_fe_do_softirq().
+ */
+static __always_inline void nc_irq_came(struct nc_cpu *c)
+{
+	if (!IS_ENABLED(CONFIG_PREEMPT_RT) && !in_serving_softirq())
+		c->bh_owner = NULL;
+}
+
 void nc_tp_irq_handler_entry(void *data, int irq, struct irqaction *action)
 {
 	NC_TP_GUARD()
+	u64 t0 = nc_hit(data);
 	struct nc_cpu *c = this_nc_cpu();
-	u64 t0 = nc_probe_begin(data);
 	struct nc_stamp st;
 
+	nc_irq_came(c);
 	c->hardirq_irq = irq;
 	c->hardirq_nic = nc_irq_is_nic(irq, action->name);
 	nc_probe_end(t0);
@@ -68,11 +82,14 @@ void nc_tp_irq_handler_exit(void *data, int irq, struct irqaction *action,
 	u64 start = c->hardirq_start;
 	u64 t0, d;
 
-	if (!start || c->hardirq_irq != irq)
+	if (!start || c->hardirq_irq != irq) {
+		nc_probe_end(nc_hit(data));
 		return;
+	}
+	/* an end: stamped first, the hit counted after */
 	d = nc_hard_end(c, start, c->hardirq_hard);
+	t0 = nc_hit(data);
 	c->hardirq_start = 0;
-	t0 = nc_probe_begin(data);
 	if (c->hardirq_nic) {
 		nc_record(NETCOST_STAGE_HARDIRQ, d);
 		nc_count(NETCOST_CTR_NIC_IRQS, 1);
@@ -91,10 +108,11 @@ void nc_tp_irq_handler_exit(void *data, int irq, struct irqaction *action,
 void nc_tp_vector_entry(void *data, int vector)
 {
 	NC_TP_GUARD()
+	u64 t0 = nc_hit(data);
 	struct nc_cpu *c = this_nc_cpu();
-	u64 t0 = nc_probe_begin(data);
 	struct nc_stamp st;
 
+	nc_irq_came(c);
 	nc_probe_end(t0);
 	nc_stamp(c, &st);
 	c->vector_hard = st.hard;
@@ -108,11 +126,13 @@ void nc_tp_vector_exit(void *data, int vector)
 	u64 start = c->vector_start;
 	u64 t0, d;
 
-	if (!start)
+	if (!start) {
+		nc_probe_end(nc_hit(data));
 		return;
+	}
 	d = nc_hard_end(c, start, c->vector_hard);
+	t0 = nc_hit(data);
 	c->vector_start = 0;
-	t0 = nc_probe_begin(data);
 	nc_record(NETCOST_STAGE_HARDIRQ_VECTORS, d);
 	nc_probe_end(t0);
 }
@@ -125,7 +145,7 @@ void nc_tp_vector_exit(void *data, int vector)
 void nc_tp_nmi_handler(void *data, void *handler, s64 delta_ns, int handled)
 {
 	NC_TP_GUARD()
-	u64 t0 = nc_probe_begin(data);
+	u64 t0 = nc_hit(data);
 	u64 d;
 
 	if (delta_ns > 0) {
@@ -137,25 +157,23 @@ void nc_tp_nmi_handler(void *data, void *handler, s64 delta_ns, int handled)
 }
 
 /*
- * nc_krp_do_softirq_entry/ret - track which task is inside do_softirq(),
- * the way a stock kernel's local_bh_enable() runs pending softirqs.  A
+ * nc_fe_do_softirq - do_softirq()'s entry: the way a stock kernel's
+ * local_bh_enable() runs pending softirqs, in the current task.  A
  * softirq run anywhere else on a stock kernel, but in ksoftirqd, comes
- * from irq_exit().  (Probing do_softirq(), once per bh_enable that finds
- * work, costs a fraction of probing irq_exit_rcu() at every interrupt.)
+ * from irq_exit().  The mark stays until the next interrupt that does
+ * not land in a softirq (nc_irq_came()): every irq_exit() run follows
+ * one, and do_softirq() runs with interrupts off until it serves a
+ * softirq, so no return hook is needed (a kretprobe here cost more than
+ * the rest of the softirq group).  Preemption is off in its callers
+ * (__local_bh_enable_ip()); one per-CPU write all the same.
  */
-int nc_krp_do_softirq_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+void nc_fe_do_softirq(unsigned long ip, unsigned long parent_ip,
+		      struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	u64 t0 = nc_probe_begin(nc_krp_hook(ri));
+	u64 t0 = nc_hit(nc_fe_hook(op));
 
-	this_nc_cpu()->bh_owner = current;
+	this_cpu_write(nc_cpu.bh_owner, current);
 	nc_probe_end(t0);
-	return 0;
-}
-
-int nc_krp_do_softirq_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
-{
-	this_nc_cpu()->bh_owner = NULL;
-	return 0;
 }
 
 /*
@@ -167,7 +185,7 @@ int nc_krp_irq_thread_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct irqaction *action = (void *)regs_get_kernel_argument(regs, 1);
 	struct nc_irq_thread_run *run = (void *)ri->data;
-	u64 t0 = nc_probe_begin(nc_krp_hook(ri));
+	u64 t0 = nc_hit(nc_krp_hook(ri));
 	struct nc_stamp st;
 	struct nc_task *t;
 
@@ -194,7 +212,10 @@ skip:
 	return 1;
 }
 
-/* nc_krp_irq_thread_ret - the run ends, wherever the thread now is */
+/*
+ * nc_krp_irq_thread_ret - the run ends, wherever the thread now is (a
+ * second hit of the hook: the entry and the return are two probes)
+ */
 int nc_krp_irq_thread_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct nc_irq_thread_run *run = (void *)ri->data;
@@ -203,7 +224,7 @@ int nc_krp_irq_thread_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	u64 t0;
 
 	nc_stamp(this_nc_cpu(), &st);
-	t0 = nc_probe_begin(NULL);
+	t0 = nc_hit(nc_krp_hook(ri));
 	t = nc_task_find(current);
 	if (!t || !(t->frames & NC_FRAME_IRQ_THREAD))
 		goto out;

@@ -38,8 +38,9 @@ void nc_tp_napi_poll(void *data, struct napi_struct *napi, int work,
 	struct nc_bh *b;
 	u64 t0;
 
+	/* an end: stamped first, the hit counted after */
 	nc_stamp(c, &st);
-	t0 = nc_probe_begin(data);
+	t0 = nc_hit(data);
 	nc_record(NETCOST_STAGE_NAPI_POLL_WORK, max(work, 0));
 	if (work >= budget)
 		nc_count(NETCOST_CTR_NAPI_BUDGET_EXHAUSTED, 1);
@@ -133,17 +134,17 @@ static bool nc_rx_unskip(struct nc_bh *b)
 void nc_tp_rx_entry(void *data, const struct sk_buff *skb)
 {
 	NC_TP_GUARD()
+	u64 t0 = nc_hit(data);
 	struct nc_cpu *c = this_nc_cpu();
 	struct nc_bh *b;
-	u64 t0;
 
 	if (nc_skb_loopback(skb)) {
 		b = nc_bh_get(c);
 		if (b)
 			nc_rx_skip(b);
+		nc_probe_end(t0);
 		return;
 	}
-	t0 = nc_probe_begin(data);
 	nc_count(NETCOST_CTR_RX_PACKETS, 1);
 	b = nc_bh_get(c);
 	if (!b) {
@@ -162,11 +163,10 @@ void nc_tp_rx_exit(void *data, int ret)
 	u64 t0;
 
 	nc_stamp(c, &st);
+	t0 = nc_hit(data);
 	b = nc_bh_find(c);
-	if (!b || nc_rx_unskip(b))
-		return;
-	t0 = nc_probe_begin(data);
-	nc_frame_close(b, &b->rx, NETCOST_STAGE_RX_SKB, &st);
+	if (b && !nc_rx_unskip(b))
+		nc_frame_close(b, &b->rx, NETCOST_STAGE_RX_SKB, &st);
 	nc_probe_end(t0);
 }
 
@@ -178,13 +178,14 @@ void nc_tp_rx_exit(void *data, int ret)
 void nc_tp_rx_list_entry(void *data, const struct sk_buff *skb)
 {
 	NC_TP_GUARD()
+	u64 t0 = nc_hit(data);
 	struct nc_cpu *c = this_nc_cpu();
 	struct nc_bh *b;
-	u64 t0;
 
-	if (nc_skb_loopback(skb))
+	if (nc_skb_loopback(skb)) {
+		nc_probe_end(t0);
 		return;
-	t0 = nc_probe_begin(data);
+	}
 	nc_count(NETCOST_CTR_RX_PACKETS, 1);
 	b = nc_bh_get(c);
 	if (!b || (b->rx.depth && b->rx.owner == current && b->rx.list)) {
@@ -204,12 +205,12 @@ void nc_tp_rx_list_exit(void *data, int ret)
 	u64 t0;
 
 	nc_stamp(c, &st);
+	t0 = nc_hit(data);
 	b = nc_bh_find(c);
-	if (!b || !b->rx.depth || b->rx.owner != current || !b->rx.list)
-		return;
-	t0 = nc_probe_begin(data);
-	b->rx.list = false;
-	nc_frame_close(b, &b->rx, NETCOST_STAGE_RX_SKB, &st);
+	if (b && b->rx.depth && b->rx.owner == current && b->rx.list) {
+		b->rx.list = false;
+		nc_frame_close(b, &b->rx, NETCOST_STAGE_RX_SKB, &st);
+	}
 	nc_probe_end(t0);
 }
 
@@ -217,13 +218,14 @@ void nc_tp_start_xmit(void *data, const struct sk_buff *skb,
 		      const struct net_device *dev)
 {
 	NC_TP_GUARD()
+	u64 t0 = nc_hit(data);
 	struct nc_cpu *c = this_nc_cpu();
 	struct nc_bh *b;
-	u64 t0;
 
-	if (dev->flags & IFF_LOOPBACK)
+	if (dev->flags & IFF_LOOPBACK) {
+		nc_probe_end(t0);
 		return;
-	t0 = nc_probe_begin(data);
+	}
 	nc_count(NETCOST_CTR_TX_PACKETS, 1);
 	b = nc_bh_get(c);
 	if (!b) {
@@ -242,10 +244,12 @@ void nc_tp_xmit(void *data, struct sk_buff *skb, int rc,
 	struct nc_bh *b;
 	u64 t0;
 
-	if (dev->flags & IFF_LOOPBACK)
+	if (dev->flags & IFF_LOOPBACK) {
+		nc_probe_end(nc_hit(data));
 		return;
+	}
 	nc_stamp(c, &st);
-	t0 = nc_probe_begin(data);
+	t0 = nc_hit(data);
 	b = nc_bh_find(c);
 	if (b)
 		nc_frame_close(b, &b->tx, NETCOST_STAGE_TX_XMIT, &st);

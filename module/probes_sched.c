@@ -3,8 +3,9 @@
  * probes_sched.c - context switches, wake-up latency, task exit.
  *
  * ctx_switch: from the end of the outgoing task's sched_switch event to
- * the start of finish_task_switch() in the incoming task (a kprobe: the
- * first code the incoming task runs after the stack switch).  It measures
+ * the start of finish_task_switch() in the incoming task (its function
+ * entry, hooked by ftrace: the first code the incoming task runs after
+ * the stack switch).  It measures
  * context_switch() itself: the mm switch, switch_to() and FPU state, with
  * interrupts off, so nothing nests in it.  A task that runs for the first
  * time reaches finish_task_switch() through schedule_tail(), which counts
@@ -13,6 +14,9 @@
  * The same two points drive the frame clocks (clock.c, tasks.c): the
  * outgoing task's frames stop where ctx_switch starts, the incoming
  * task's resume where it ends, so the switch is charged once, here.
+ * sched_switch looks each of the two tasks up in the task table once,
+ * and hands the incoming one's slot to finish_task_switch() through
+ * nc_cpu (IRQs stay off between the two, on this CPU).
  *
  * wakeup_latency: for IRQ threads and ksoftirqd, from the first
  * sched_waking that finds the thread off every runqueue (on the waker's
@@ -23,7 +27,7 @@
  * Runqueue waits and sleeps of the packet path's tasks: wait.c, fed from
  * sched_switch, sched_waking and sched_wakeup(_new).
  */
-#include <linux/kprobes.h>
+#include <linux/ftrace.h>
 
 #include "netcost.h"
 
@@ -31,10 +35,11 @@ void nc_tp_sched_switch(void *data, bool preempt, struct task_struct *prev,
 			struct task_struct *next, unsigned int prev_state)
 {
 	NC_TP_GUARD()
+	u64 t0 = nc_hit(data);
 	struct nc_cpu *c = this_nc_cpu();
-	u64 t0 = nc_probe_begin(data);
 	enum nc_task_kind kp = nc_task_kind(prev);
 	enum nc_task_kind kn = nc_task_kind(next);
+	struct nc_task *tp, *tn;
 	struct nc_stamp st;
 
 	nc_count(NETCOST_CTR_CTX_SWITCHES, 1);
@@ -42,19 +47,24 @@ void nc_tp_sched_switch(void *data, bool preempt, struct task_struct *prev,
 		nc_count(NETCOST_CTR_CTX_SWITCHES_IRQ_THREAD, 1);
 	if (kp == NC_TASK_KSOFTIRQD || kn == NC_TASK_KSOFTIRQD)
 		nc_count(NETCOST_CTR_CTX_SWITCHES_KSOFTIRQD, 1);
-	nc_probe_end(t0);
+	/* the waiting stages follow IRQ threads and ksoftirqd from here on */
+	tp = kp != NC_TASK_OTHER && nc_wait_on() ? nc_task_get(prev) : nc_task_find(prev);
+	tn = nc_task_find(next);
 
 	/* before the stamp: the work after it is what the oracle models */
-	nc_wait_switch(preempt, prev, next, prev_state);
+	nc_wait_switch(preempt, prev_state, prev, tp, kp, next, tn, kn);
 	nc_stamp(c, &st);
-	nc_frames_pause(c, prev, &st);
-	nc_task_pause(prev, &st);
+	nc_frames_pause(nc_bh_of(c, tp), prev, &st);
+	nc_task_pause(tp, &st);
 	if (kn != NC_TASK_OTHER)
-		nc_task_switched_in(next, st.now);
+		nc_task_switched_in(tn, st.now);
+	c->switch_next = next;
+	c->switch_slot = tn;
 	if (!READ_ONCE(nc_resume_in_fts)) {
-		nc_frames_resume(c, next, &st);
-		nc_task_resume(next, &st);
+		nc_frames_resume(nc_bh_of(c, tn), next, &st);
+		nc_task_resume(tn, &st);
 	}
+	nc_probe_end(t0);
 	/*
 	 * ctx_switch starts as the probe's last act, so that none of the
 	 * frame work above is in it (interrupts are off: a plain read)
@@ -62,41 +72,68 @@ void nc_tp_sched_switch(void *data, bool preempt, struct task_struct *prev,
 	c->switch_start = nc_now();
 }
 
-int nc_kp_finish_task_switch(struct kprobe *p, struct pt_regs *regs)
+/*
+ * nc_finish_task_switch - the first code of the incoming task after the
+ * switch (finish_task_switch()'s entry, interrupts off; also after
+ * schedule_tail() for a task that runs for the first time), from hook
+ * @hook: its ftrace_ops, or with fts_kprobe=1 (test only) its kprobe
+ */
+static __always_inline void nc_finish_task_switch(void *hook)
 {
 	struct nc_cpu *c = this_nc_cpu();
 	u64 start = c->switch_start;
 	struct nc_stamp st;
+	struct nc_task *t;
 	u64 t0;
 
 	nc_stamp(c, &st);
-	t0 = nc_probe_begin(nc_kp_hook(p));
+	t0 = nc_hit(hook);
 	if (start) {
 		c->switch_start = 0;
 		nc_record(NETCOST_STAGE_CTX_SWITCH, nc_net(st.now, start, 0));
 	}
-	nc_frames_resume(c, current, &st);
-	nc_task_resume(current, &st);
+	t = c->switch_next == current ? c->switch_slot : nc_task_find(current);
+	c->switch_next = NULL;
+	nc_frames_resume(nc_bh_of(c, t), current, &st);
+	nc_task_resume(t, &st);
 	nc_wait_flush();
 	nc_probe_end(t0);
+}
+
+void nc_fe_finish_task_switch(unsigned long ip, unsigned long parent_ip,
+			      struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	nc_finish_task_switch(nc_fe_hook(op));
+}
+
+int nc_kp_finish_task_switch(struct kprobe *p, struct pt_regs *regs)
+{
+	nc_finish_task_switch(nc_kp_hook(p));
 	return 0;
 }
 
 void nc_tp_sched_waking(void *data, struct task_struct *p)
 {
 	NC_TP_GUARD()
+	u64 t0 = nc_hit(data);
 	struct nc_task *t;
-	u64 t0;
 
-	nc_wait_waking(p);
-	if (nc_task_kind(p) == NC_TASK_OTHER || READ_ONCE(p->on_rq))
-		return;
-	t0 = nc_probe_begin(data);
+	if (nc_task_kind(p) == NC_TASK_OTHER) {
+		/* who wakes a load task (wait.c); IRQ threads and ksoftirqd are none */
+		if (nc_wait_on())
+			nc_wait_waking(nc_task_find(p));
+		goto out;
+	}
+	if (READ_ONCE(p->on_rq))
+		goto out;
 	t = nc_task_get(p);
 	nc_probe_end(t0);
 	/* the start of an interval: stamped as the probe's last act */
 	if (t)
 		cmpxchg(&t->waking, 0, nc_now());
+	return;
+out:
+	nc_probe_end(t0);
 }
 
 /*
@@ -108,7 +145,7 @@ void nc_tp_sched_waking(void *data, struct task_struct *p)
 void nc_tp_sched_wakeup(void *data, struct task_struct *p)
 {
 	NC_TP_GUARD()
-	u64 t0 = nc_probe_begin(data);
+	u64 t0 = nc_hit(data);
 
 	nc_probe_end(t0);
 	nc_wait_wakeup(p);
@@ -117,7 +154,7 @@ void nc_tp_sched_wakeup(void *data, struct task_struct *p)
 void nc_tp_sched_process_exit(void *data, NC_SCHED_PROCESS_EXIT_ARGS)
 {
 	NC_TP_GUARD()
-	u64 t0 = nc_probe_begin(data);
+	u64 t0 = nc_hit(data);
 
 	nc_task_release(p);
 	nc_probe_end(t0);

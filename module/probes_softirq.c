@@ -72,8 +72,8 @@ static enum nc_softirq_ctx nc_softirq_where(const struct nc_cpu *c)
 void nc_tp_softirq_entry(void *data, unsigned int vec)
 {
 	NC_TP_GUARD()
+	u64 t0 = nc_hit(data);
 	struct nc_cpu *c = this_nc_cpu();
-	u64 t0 = nc_probe_begin(data);
 	struct nc_stamp st;
 	struct nc_bh *b;
 
@@ -100,8 +100,9 @@ void nc_tp_softirq_exit(void *data, unsigned int vec)
 	struct nc_bh *b;
 	u64 t0, net;
 
+	/* an end: stamped first, the hit counted after */
 	nc_stamp(c, &st);
-	t0 = nc_probe_begin(data);
+	t0 = nc_hit(data);
 	b = nc_bh_find(c);
 	if (!b || !b->softirq.depth || b->softirq_vec != vec)
 		goto out;

@@ -15,6 +15,14 @@
  *
  * A slot's key is only compared, never dereferenced; a new task at a dead
  * one's address is told apart by its pid.
+ *
+ * Most look-ups miss (every context switch looks up both tasks, and most
+ * tasks have no slot), so each home position keeps a bitmap of the
+ * window positions that hold a task homed there (hopscotch hashing): a
+ * miss is one load of that word, a hit goes straight to its slot.  A bit
+ * is set after its slot is claimed and cleared before the slot is freed;
+ * a look-up racing with a claim misses that one task, as it would
+ * without the bitmap.
  */
 #include <linux/hash.h>
 #include <linux/log2.h>
@@ -32,6 +40,7 @@ MODULE_PARM_DESC(task_slots, "task table slots (0: 64 per possible CPU, at least
 
 static unsigned int nc_task_bits;
 static struct nc_task *nc_tasks;
+static atomic_t *nc_task_hop;		/* per home: BIT(i) = slot home+i is its */
 
 DEFINE_PER_CPU(struct nc_cpu, nc_cpu);
 
@@ -56,21 +65,28 @@ enum nc_task_kind nc_task_kind(const struct task_struct *p)
 	return NC_TASK_OTHER;
 }
 
-static inline struct nc_task *nc_slot(struct task_struct *p, int i)
+static inline unsigned int nc_home(const struct task_struct *p)
 {
-	return &nc_tasks[(hash_ptr(p, nc_task_bits) + i) & (nc_task_slots - 1)];
+	return hash_ptr(p, nc_task_bits);
+}
+
+static inline struct nc_task *nc_slot(unsigned int home, int i)
+{
+	return &nc_tasks[(home + i) & (nc_task_slots - 1)];
 }
 
 /* nc_task_find - @p's slot, or NULL */
 struct nc_task *nc_task_find(struct task_struct *p)
 {
-	int i;
+	unsigned int home = nc_home(p);
+	unsigned long hop = atomic_read(&nc_task_hop[home]);
 
-	for (i = 0; i < NC_TASK_PROBES; i++) {
-		struct nc_task *t = nc_slot(p, i);
+	while (hop) {
+		struct nc_task *t = nc_slot(home, __ffs(hop));
 
 		if (READ_ONCE(t->task) == p)
 			return READ_ONCE(t->pid) == p->pid ? t : NULL;
+		hop &= hop - 1;
 	}
 	return NULL;
 }
@@ -83,11 +99,14 @@ struct nc_task *nc_task_find(struct task_struct *p)
  */
 struct nc_task *nc_task_get(struct task_struct *p)
 {
+	unsigned int home = nc_home(p);
+	unsigned long hop = atomic_read(&nc_task_hop[home]);
 	int i;
 
-	for (i = 0; i < NC_TASK_PROBES; i++) {
-		struct nc_task *t = nc_slot(p, i);
+	while (hop) {
+		struct nc_task *t = nc_slot(home, __ffs(hop));
 
+		hop &= hop - 1;
 		if (READ_ONCE(t->task) != p)
 			continue;
 		if (READ_ONCE(t->pid) != p->pid) {
@@ -97,11 +116,12 @@ struct nc_task *nc_task_get(struct task_struct *p)
 		return t;
 	}
 	for (i = 0; i < NC_TASK_PROBES; i++) {
-		struct nc_task *t = nc_slot(p, i);
+		struct nc_task *t = nc_slot(home, i);
 
 		if (!READ_ONCE(t->task) && !cmpxchg(&t->task, NULL, p)) {
 			memset(&t->state, 0, sizeof(t->state));
 			WRITE_ONCE(t->pid, p->pid);
+			atomic_or(BIT(i), &nc_task_hop[home]);
 			return t;
 		}
 	}
@@ -111,6 +131,14 @@ struct nc_task *nc_task_get(struct task_struct *p)
 
 static void nc_slot_free(struct nc_task *t)
 {
+	struct task_struct *p = READ_ONCE(t->task);
+	unsigned int home;
+
+	if (!p)
+		return;
+	home = nc_home(p);
+	atomic_andnot(BIT((t - nc_tasks - home) & (nc_task_slots - 1)),
+		      &nc_task_hop[home]);
 	WRITE_ONCE(t->pid, 0);
 	/* pid cleared before the slot is free: a claimer sets its own after */
 	smp_store_release(&t->task, NULL);
@@ -192,11 +220,9 @@ void nc_task_settle(struct nc_task *t, const struct nc_stamp *st)
 	t->soft_snap = st->soft;
 }
 
-/* nc_task_pause - @prev leaves the CPU: stop its task frames' clock */
-void nc_task_pause(struct task_struct *prev, const struct nc_stamp *st)
+/* nc_task_pause - the task of slot @t leaves the CPU: stop its frames' clock */
+void nc_task_pause(struct nc_task *t, const struct nc_stamp *st)
 {
-	struct nc_task *t = nc_task_find(prev);
-
 	if (!t || !t->frames || t->out_at)
 		return;
 	nc_task_settle(t, st);
@@ -204,14 +230,13 @@ void nc_task_pause(struct task_struct *prev, const struct nc_stamp *st)
 }
 
 /*
- * nc_task_resume - @next runs again: the time it was off CPU, context
- * switch included, is no part of its frames.  Interrupt totals are
- * snapshot afresh on this CPU, which may not be the one it left.
+ * nc_task_resume - the task of slot @t runs again: the time it was off
+ * CPU, context switch included, is no part of its frames.  Interrupt
+ * totals are snapshot afresh on this CPU, which may not be the one it
+ * left.
  */
-void nc_task_resume(struct task_struct *next, const struct nc_stamp *st)
+void nc_task_resume(struct nc_task *t, const struct nc_stamp *st)
 {
-	struct nc_task *t = nc_task_find(next);
-
 	if (!t)
 		return;
 	if (t->frames && t->out_at) {
@@ -228,13 +253,13 @@ void nc_task_resume(struct task_struct *next, const struct nc_stamp *st)
 }
 
 /*
- * nc_task_switched_in - @next is put on a CPU (sched_switch): the end of
- * an IRQ thread's or ksoftirqd's wake-up latency.  The stamp was taken on
- * the waker's CPU; the TSC is shared, and the delta is computed signed.
+ * nc_task_switched_in - the task of slot @t is put on a CPU
+ * (sched_switch): the end of an IRQ thread's or ksoftirqd's wake-up
+ * latency.  The stamp was taken on the waker's CPU; the TSC is shared,
+ * and the delta is computed signed.
  */
-void nc_task_switched_in(struct task_struct *next, u64 now)
+void nc_task_switched_in(struct nc_task *t, u64 now)
 {
-	struct nc_task *t = nc_task_find(next);
 	u64 waking;
 
 	if (!t || !READ_ONCE(t->waking))
@@ -253,12 +278,19 @@ int nc_tasks_init(void)
 	nc_task_slots = roundup_pow_of_two(nc_task_slots);
 	nc_task_bits = ilog2(nc_task_slots);
 	nc_tasks = kvcalloc(nc_task_slots, sizeof(*nc_tasks), GFP_KERNEL);
-	return nc_tasks ? 0 : -ENOMEM;
+	nc_task_hop = kvcalloc(nc_task_slots, sizeof(*nc_task_hop), GFP_KERNEL);
+	if (!nc_tasks || !nc_task_hop) {
+		nc_tasks_exit();
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /* nc_tasks_exit - free it; every probe is gone by now */
 void nc_tasks_exit(void)
 {
+	kvfree(nc_task_hop);
+	nc_task_hop = NULL;
 	kvfree(nc_tasks);
 	nc_tasks = NULL;
 }

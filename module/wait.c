@@ -77,17 +77,13 @@ static inline enum netcost_counter nc_behind(int cls)
 	return NETCOST_CTR_RUNQ_WAIT_BEHIND_IRQ_THREAD_CYCLES + cls;
 }
 
-static inline bool nc_wait_on(void)
-{
-	return READ_ONCE(nc_cfg.groups) & NETCOST_GROUP_WAIT;
-}
-
-/* nc_wait_class - what @p (slot @t, or NULL) is, as the task on a CPU */
-static u8 nc_wait_class(struct task_struct *p, const struct nc_task *t)
+/* nc_wait_class - what @p (kind @k, slot @t or NULL) is, as the task on a CPU */
+static u8 nc_wait_class(struct task_struct *p, enum nc_task_kind k,
+			const struct nc_task *t)
 {
 	if (is_idle_task(p))
 		return NC_CLS_IDLE;
-	switch (nc_task_kind(p)) {
+	switch (k) {
 	case NC_TASK_IRQ_THREAD:
 		return NC_CLS_IRQ_THREAD;
 	case NC_TASK_KSOFTIRQD:
@@ -177,11 +173,9 @@ void nc_wait_flush(void)
 			nc_count(nc_behind(i), w->pend_d[i]);
 }
 
-/* nc_wait_kind - the kind @p (slot @t) waits as, or -1: not followed */
-static int nc_wait_kind(struct task_struct *p, const struct nc_task *t)
+/* nc_wait_kind - the kind a task of kind @k (slot @t) waits as, or -1: not followed */
+static int nc_wait_kind(enum nc_task_kind k, const struct nc_task *t)
 {
-	enum nc_task_kind k = nc_task_kind(p);
-
 	if (k != NC_TASK_OTHER)
 		return k;
 	return t && t->load ? NC_TASK_OTHER : -1;
@@ -190,16 +184,19 @@ static int nc_wait_kind(struct task_struct *p, const struct nc_task *t)
 /*
  * nc_wait_switch - sched_switch on this CPU: charge the time since the
  * last switch to the class of @prev, start @prev's wait (queued if it is
- * still runnable, else asleep), end @next's.  Called before the probe
- * takes its own stamp, so that none of this work lies between that stamp
- * and the sched_switch event for the other stages; its own stamp follows
- * the task-table look-ups, close to the probe's.
+ * still runnable, else asleep), end @next's.  The probe gives each task
+ * with its kind (@kp, @kn) and slot (@tp, @tn: an IRQ thread or
+ * ksoftirqd has one claimed).  Called before the probe takes its own
+ * stamp, so that none of this work lies between that stamp and the
+ * sched_switch event for the other stages; its own stamp follows the
+ * task-table look-ups, close to the probe's.
  */
-void nc_wait_switch(bool preempt, struct task_struct *prev,
-		    struct task_struct *next, unsigned int prev_state)
+void nc_wait_switch(bool preempt, unsigned int prev_state,
+		    struct task_struct *prev, struct nc_task *tp,
+		    enum nc_task_kind k_prev, struct task_struct *next,
+		    struct nc_task *tn, enum nc_task_kind k_next)
 {
 	struct nc_wait_cpu *w = this_cpu_ptr(&nc_wait_cpu);
-	struct nc_task *tp, *tn;
 	int kp, kn;
 	u8 cls;
 	u64 now;
@@ -207,12 +204,9 @@ void nc_wait_switch(bool preempt, struct task_struct *prev,
 	if (!nc_wait_on())
 		return;
 	nc_wait_flush();	/* none left without finish_task_switch() */
-	tp = nc_task_kind(prev) != NC_TASK_OTHER ? nc_task_get(prev) :
-						   nc_task_find(prev);
-	tn = nc_task_find(next);
-	cls = nc_wait_class(next, tn);
-	kp = nc_wait_kind(prev, tp);
-	kn = nc_wait_kind(next, tn);
+	cls = nc_wait_class(next, k_next, tn);
+	kp = nc_wait_kind(k_prev, tp);
+	kn = nc_wait_kind(k_next, tn);
 	now = nc_now();
 
 	if (w->since && (s64)(now - w->since) > 0 && w->cur < NC_CLS_NR)
@@ -269,19 +263,14 @@ size_t nc_wait_cpu_size(void)
 }
 
 /*
- * nc_wait_waking - sched_waking of @p: note who wakes a load task, for
- * its sched_wakeup.  Not only a sleeping one: on another CPU the waking
- * can come before the sched_switch that puts @p to sleep (the wake-up
- * then waits for @p to be off its CPU); every sched_waking is followed by
- * a sched_wakeup, which takes the note.
+ * nc_wait_waking - sched_waking of a task (its slot @t, or NULL): note
+ * who wakes a load task, for its sched_wakeup.  Not only a sleeping one:
+ * on another CPU the waking can come before the sched_switch that puts
+ * it to sleep (the wake-up then waits for it to be off its CPU); every
+ * sched_waking is followed by a sched_wakeup, which takes the note.
  */
-void nc_wait_waking(struct task_struct *p)
+void nc_wait_waking(struct nc_task *t)
 {
-	struct nc_task *t;
-
-	if (!nc_wait_on())
-		return;
-	t = nc_task_find(p);
 	if (t && t->load)
 		t->waker = nc_waker();
 }
@@ -296,18 +285,20 @@ void nc_wait_waking(struct task_struct *p)
  */
 void nc_wait_wakeup(struct task_struct *p)
 {
+	enum nc_task_kind k;
 	struct nc_task *t;
 	u8 waker;
 	u64 now;
 
 	if (!nc_wait_on())
 		return;
-	t = nc_task_kind(p) != NC_TASK_OTHER ? nc_task_get(p) : nc_task_find(p);
+	k = nc_task_kind(p);
+	t = k != NC_TASK_OTHER ? nc_task_get(p) : nc_task_find(p);
 	if (!t)
 		return;
 	waker = t->waker;
 	t->waker = NC_WAKER_NONE;
-	if (nc_wait_kind(p, t) < 0 || t->wstate == NC_WAIT_RUNQ)
+	if (nc_wait_kind(k, t) < 0 || t->wstate == NC_WAIT_RUNQ)
 		return;
 	now = nc_now();
 	if (t->wstate == NC_WAIT_BLOCKED) {

@@ -12,7 +12,7 @@
 #define NETCOST_GENL_NAME	"netcost"
 #define NETCOST_GENL_VERSION	1
 /* Module and tool release; the tool refuses a module of another one. */
-#define NETCOST_VERSION		"0.3.0"
+#define NETCOST_VERSION		"0.4.0"
 
 /*
  * Histograms are log-linear: values below 2^NETCOST_HIST_SUB_BITS get a
@@ -64,6 +64,9 @@ enum netcost_attr {
 	NETCOST_A_COUNTER,		/* nest, repeated: enum netcost_counter_attr */
 	NETCOST_A_TASK_SLOTS,		/* u32: slots in the task table */
 	NETCOST_A_TASK_SLOTS_USED,	/* u32: slots held now */
+	NETCOST_A_PROBE_COST_P50,	/* u32: cycles, median of the sampled probe bodies (0.4.0) */
+	NETCOST_A_PROBE_COST_P90,	/* u32: cycles, their 90th percentile (0.4.0) */
+	NETCOST_A_PROBE_COST_SAMPLES,	/* u64: probe bodies timed since load (0.4.0) */
 
 	__NETCOST_A_MAX,
 	NETCOST_A_MAX = __NETCOST_A_MAX - 1
@@ -110,6 +113,7 @@ enum netcost_hook_kind {
 	NETCOST_HOOK_TRACEPOINT,
 	NETCOST_HOOK_KPROBE,
 	NETCOST_HOOK_KRETPROBE,
+	NETCOST_HOOK_FENTRY,		/* ftrace function entry, no registers */
 };
 
 enum netcost_stage_attr {

@@ -6,6 +6,9 @@
  * an interrupt lands in it: the median of many calls is the call's cost.
  *
  *   calib getppid|sendto [N]      prints "<call> <median cycles>"
+ *   calib pipe [N]                N round trips of a byte between two
+ *                                 processes: context switches and little
+ *                                 else; prints "pipe <median cycles>"
  *
  * getppid: a system call no tool measures (the probes on raw_syscalls run,
  * and return early).  sendto(-1, ...): fails with EBADF at once, but is a
@@ -16,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <x86intrin.h>
 
@@ -27,6 +31,50 @@ static int cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* pipe_rtt - one round trip to the child and back, started at @t0 */
+static int pipe_rtt(const int *ab, const int *ba, unsigned long long *d)
+{
+	unsigned long long t0 = __rdtsc();
+	char c = 0;
+
+	if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1)
+		return -1;
+	*d = __rdtsc() - t0;
+	return 0;
+}
+
+static int pipe_main(long n, unsigned long long *d)
+{
+	int ab[2], ba[2], status;
+	pid_t pid;
+	char c;
+	long i;
+
+	if (pipe(ab) || pipe(ba))
+		return 1;
+	pid = fork();
+	if (pid < 0)
+		return 1;
+	if (!pid) {
+		/* its copy of the write end closed: the parent's close is its EOF */
+		close(ab[1]);
+		close(ba[0]);
+		while (read(ab[0], &c, 1) == 1 && write(ba[1], &c, 1) == 1)
+			;
+		_exit(0);
+	}
+	close(ab[0]);
+	close(ba[1]);
+	for (i = 0; i < n; i++)
+		if (pipe_rtt(ab, ba, &d[i]))
+			return 1;
+	close(ab[1]);
+	waitpid(pid, &status, 0);
+	qsort(d, n, sizeof(*d), cmp);
+	printf("pipe %llu\n", d[n / 2]);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int send = argc > 1 && !strcmp(argv[1], "sendto");
@@ -35,13 +83,16 @@ int main(int argc, char **argv)
 	char buf[1] = { 0 };
 	long i;
 
-	if (argc < 2 || (!send && strcmp(argv[1], "getppid")) || n < 1) {
-		fprintf(stderr, "usage: calib getppid|sendto [N]\n");
+	if (argc < 2 || (!send && strcmp(argv[1], "getppid") && strcmp(argv[1], "pipe")) ||
+	    n < 1) {
+		fprintf(stderr, "usage: calib getppid|sendto|pipe [N]\n");
 		return 2;
 	}
 	d = calloc(n, sizeof(*d));
 	if (!d)
 		return 1;
+	if (!strcmp(argv[1], "pipe"))
+		return pipe_main(n, d);
 	for (i = 0; i < n; i++) {
 		unsigned long long t0, t1;
 

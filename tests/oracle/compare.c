@@ -106,6 +106,93 @@ static int calib_has(const char *file, const char *key)
 	return found;
 }
 
+/* fts_mean - ctx_switch's mean over all CPUs of a calibration snapshot, or -1 */
+static double fts_mean(const char *file)
+{
+	json_t *nc = json_load_file(file, 0, NULL), *c;
+	double sum = 0, n = 0;
+	size_t i;
+
+	if (!nc)
+		return -1;
+	json_array_foreach(json_object_get(nc, "cpus"), i, c) {
+		json_t *s = json_object_get(json_object_get(c, "stages"), "ctx_switch");
+
+		n += json_integer_value(json_object_get(s, "count"));
+		sum += json_integer_value(json_object_get(s, "cycles"));
+	}
+	json_decref(nc);
+	return n >= 1000 ? sum / n : -1;
+}
+
+/*
+ * fts_fentry - whether netcost hooked finish_task_switch() with its own
+ * ftrace_ops (kind "fentry") in the snapshot @nc
+ */
+static int fts_fentry(json_t *nc)
+{
+	json_t *h;
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(nc, "info"), "hooks"), i, h) {
+		const char *name = json_string_value(json_object_get(h, "name"));
+		const char *kind = json_string_value(json_object_get(h, "kind"));
+
+		if (json_is_true(json_object_get(h, "attached")) && name && kind &&
+		    !strncmp(name, "finish_task_switch", 18) && !strcmp(kind, "fentry"))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * ft_mean - ctx_switch's mean in ftrace's own timestamps (sched_switch to
+ * the fts event) over all CPUs of a calibration trace, or -1
+ */
+static double ft_mean(const char *file, const struct model *m)
+{
+	static struct rstats r;
+	struct model raw = *m;
+	double sum = 0, n = 0;
+	int cpu;
+
+	raw.nhooks = 0;		/* ftrace's own timestamps */
+	raw.record_all = 1;
+	memset(&r, 0, sizeof(r));
+	if (access(file, R_OK) || replay_trace(file, &raw, &r))
+		return -1;
+	for (cpu = 0; cpu < r.ncpus; cpu++) {
+		n += r.h[cpu][ST_CTX_SWITCH].count;
+		sum += r.h[cpu][ST_CTX_SWITCH].sum;
+	}
+	return n >= 1000 ? sum / n : -1;
+}
+
+/*
+ * The fentry's place at finish_task_switch (record.sh, "where netcost
+ * stamps the switch's end"): the same switch-only load with netcost's
+ * fts_kprobe=1 and without.  The difference of netcost's ctx_switch
+ * means, less that of ftrace's own (its fts event moves too: ftrace's
+ * list function now runs before it), is how far netcost's ftrace_ops
+ * stamps beyond where a kprobe handler would.
+ */
+static void fts_calibrate(const char *dir, json_t *nc, struct model *m)
+{
+	double kp = fts_mean(path(dir, "fts-kprobe.json"));
+	double fe = fts_mean(path(dir, "fts-fentry.json"));
+	double fkp = ft_mean(path(dir, "fts-kprobe.trace"), m);
+	double ffe = ft_mean(path(dir, "fts-fentry.trace"), m);
+
+	m->d_fts = 0;
+	if (!fts_fentry(nc))
+		return;
+	if (kp < 0 || fe < 0 || fkp < 0 || ffe < 0)
+		die("netcost hooked finish_task_switch() with ftrace, and %s has no fentry calibration (fts-{kprobe,fentry}.{json,trace})", dir);
+	m->d_fts = (fe - kp) - (ffe - fkp);
+	printf("# %s: netcost's fentry at finish_task_switch stamps %.1f cycles beyond a kprobe's (ctx_switch mean on the calibration load: netcost %.1f fentry, %.1f kprobe; ftrace %.1f, %.1f)\n",
+	       label, m->d_fts, fe, kp, ffe, fkp);
+}
+
 static void load_model(const char *dir, json_t *nc, struct model *m)
 {
 	const char *cal = path(dir, "calib.txt");
@@ -393,14 +480,15 @@ int main(int argc, char **argv)
 		die("cannot read netcost's snapshot %s", path(dir, "nc.json"));
 	load_model(dir, nc, &m);
 	calibrate(dir, &m);
+	fts_calibrate(dir, nc, &m);
 	if (replay_trace(path(dir, "trace.txt"), &m, &rs))
 		die("cannot replay %s", path(dir, "trace.txt"));
 	tsv = fopen(path(dir, "compare.tsv"), "w");
 	if (!tsv)
 		die("cannot write %s", path(dir, "compare.tsv"));
 
-	printf("# %s: model: N = %.1f (task table) / %.1f (per-CPU frame), of which %.1f before an end stamp; K = %.1f (finish_task_switch) / %.1f (IRQ thread fn); dispatch %.1f cycles\n",
-	       label, m.n_sys, m.n_cpu, m.n_min, m.k_fts, m.k_thr, m.dispatch);
+	printf("# %s: model: N = %.1f (task table) / %.1f (per-CPU frame), of which %.1f before an end stamp; K = %.1f (finish_task_switch, +%.1f for the fentry) / %.1f (IRQ thread fn); dispatch %.1f cycles\n",
+	       label, m.n_sys, m.n_cpu, m.n_min, m.k_fts, m.d_fts, m.k_thr, m.dispatch);
 	printf("# %s: trace: %llu events, window %llu..%llu (%.3f s)\n", label,
 	       (unsigned long long)rs.events, (unsigned long long)rs.window_on,
 	       (unsigned long long)rs.window_off,

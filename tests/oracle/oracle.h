@@ -95,6 +95,7 @@ struct model {
 	double n_cpu;		/* N: one netcost probe closing a per-CPU frame (irq, softirq, net) */
 	double k_fts;		/* K: one ftrace kprobe-event handler at finish_task_switch */
 	double k_thr;		/* K: the same at irq_forced_thread_fn / irq_thread_fn */
+	double d_fts;		/* netcost's fentry at finish_task_switch: its stamp beyond a kprobe's */
 	double n_min;		/* netcost's cheapest probe: call, test, return */
 	double dispatch;	/* a tracepoint's dispatch of two probes, over one */
 	int record_all;		/* record everything, no window (phase A) */

@@ -127,6 +127,48 @@ wait $SINK
 cat trace > $OUT/trace-a.txt || die "cat trace"
 ftrace_off
 
+# ---- where netcost stamps the switch's end (fentry), against a kprobe ----
+# netcost hooks finish_task_switch() with an ftrace_ops of its own; with
+# ftrace's kprobe events on the same function, ftrace calls the kprobes'
+# ops first, then steps on to netcost's.  The model knows where a netcost
+# kprobe handler stamps there (+K, just after ftrace's handlers on the one
+# aggregated kprobe: its place before 0.4.0), not where an ftrace_ops
+# behind them does.  netcost's fts_kprobe=1 (test only) hooks the
+# function with a kprobe and runs the same code after it: on the same
+# switch-only load, with ftrace's sched_switch event and the same two
+# kprobe events on that address, netcost's ctx_switch means of the two
+# modes (fts-kprobe.json, fts-fentry.json) less ftrace's own (the two
+# traces, fts-*.trace: ftrace's list function runs for both tools, so
+# its entry moves ftrace's event too) are where the fentry stamps beyond
+# the kprobe (compare.c).  The stage's own work is the same in both, so
+# a fault in it still shows against the replay.
+fts_cal() { # TAG [module options]
+	_tag=$1
+	shift
+	insmod /lib/netcost/netcost.ko "$@" || die "insmod $*"
+	kp "p:oracle_cal/fts $FTS"
+	kp "p:oracle_cal/fts_cal $FTS"
+	echo 1 > events/oracle_cal/enable || die "enable the fts calibration events"
+	echo 1 > events/sched/sched_switch/enable || die "enable sched_switch"
+	echo > trace
+	netcost reset > /dev/null || die "netcost reset"
+	# tracing on, as in phase B: a handler that writes no event costs less
+	echo 1 > tracing_on
+	_v=$($CAL pipe 2001) || die "calib pipe"
+	echo 0 > tracing_on
+	netcost save $OUT/fts-$_tag.json || die "netcost save"
+	cat trace > $OUT/fts-$_tag.trace || die "cat trace"
+	echo 0 > events/sched/sched_switch/enable
+	echo 0 > events/oracle_cal/enable
+	echo "-:oracle_cal/fts" >> kprobe_events
+	echo "-:oracle_cal/fts_cal" >> kprobe_events
+	echo > trace
+	rmmod netcost || die "rmmod"
+	echo "fts_${_tag}_pipe ${_v#* }" >> $OUT/calib.txt
+}
+fts_cal kprobe fts_kprobe=1
+fts_cal fentry
+
 # ---- netcost, first: its probes run before ftrace's on every tracepoint ----
 insmod /lib/netcost/netcost.ko || die "insmod"
 netcost config set groups all recording on > /dev/null || die "netcost config"

@@ -326,13 +326,15 @@ static double tp_end(uint64_t ts, const char *tp)
 
 /*
  * At a kprobe address ftrace's handler runs first (newest first), then
- * netcost's, which takes its timestamp at once: offset +K.  At a
- * kretprobe entry netcost's entry handler stamps after its work: +K+N.
- * At the kretprobe return netcost's handler runs first: -N.
+ * netcost's, which takes its timestamp at once: offset +K.  netcost's
+ * own ftrace_ops at finish_task_switch runs after ftrace's kprobes, one
+ * step of ftrace's list function later: +K + d_fts (measured in-run).
+ * At a kretprobe entry netcost's entry handler stamps after its work:
+ * +K+N.  At the kretprobe return netcost's handler runs first: -N.
  */
 static double kp_at(uint64_t ts, const char *sym)
 {
-	return (double)ts + (model_hooked(M, sym) ? M->k_fts : 0);
+	return (double)ts + (model_hooked(M, sym) ? M->k_fts + M->d_fts : 0);
 }
 
 static double krp_entry(uint64_t ts, const char *sym)

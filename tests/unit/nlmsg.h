@@ -19,6 +19,7 @@ enum nlmsg_uapi {
 	NLMSG_0_1,	/* no roles, no task slots, a nest per non-empty bucket */
 	NLMSG_0_2,	/* + roles in STATS and INFO's stage table, task-table fill */
 	NLMSG_0_3,	/* + buckets as one packed run, the layout in each STATS message */
+	NLMSG_0_4,	/* + the probe self-cost's median, 90th percentile and samples */
 };
 
 /* nlmsg_start - a reply header of @cmd at @buf */
@@ -85,6 +86,11 @@ static inline struct nlmsghdr *nlmsg_info(void *buf, const struct nc_model *m,
 		return nlh;
 	mnl_attr_put_u32(nlh, NETCOST_A_TASK_SLOTS, 1024);
 	mnl_attr_put_u32(nlh, NETCOST_A_TASK_SLOTS_USED, 17);
+	if (v >= NLMSG_0_4) {
+		mnl_attr_put_u32(nlh, NETCOST_A_PROBE_COST_P50, info->probe_cost_p50);
+		mnl_attr_put_u32(nlh, NETCOST_A_PROBE_COST_P90, info->probe_cost_p90);
+		mnl_attr_put_u64(nlh, NETCOST_A_PROBE_COST_SAMPLES, info->probe_cost_samples);
+	}
 	for (i = 0; i < m->nr_stages; i++) {
 		nest = mnl_attr_nest_start(nlh, NETCOST_A_STAGE);
 		mnl_attr_put_u32(nlh, NETCOST_STAGE_A_ID, i);

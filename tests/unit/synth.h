@@ -85,6 +85,9 @@ static inline void synth_info(struct nc_model *m, bool rt, double secs)
 	info->nr_cpus = 2;
 	info->nr_cpus_online = 2;
 	info->probe_cost = 60;
+	info->probe_cost_p50 = 52;
+	info->probe_cost_p90 = 96;
+	info->probe_cost_samples = 4242;
 	info->hist_buckets = NETCOST_HIST_BUCKETS;
 	info->hist_sub_bits = NETCOST_HIST_SUB_BITS;
 	info->mem_per_cpu = 45312;

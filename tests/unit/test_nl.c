@@ -154,8 +154,17 @@ static void test_round_trip(void **state)
 	/* a 0.2.0 module: a nest per bucket */
 	round_trip(buf, a, b, NLMSG_0_2, "rt-roles.bin");
 	nc_model_free(b);
-	/* this module: one packed run of buckets */
+	/* a 0.3.0 module: one packed run of buckets, no self-cost percentiles */
 	round_trip(buf, a, b, NLMSG_0_3, "rt-packed.bin");
+	assert_int_equal(b->info.probe_cost_p50, 0);
+	assert_int_equal(b->info.probe_cost_samples, 0);
+	nc_model_free(b);
+	/* this module */
+	round_trip(buf, a, b, NLMSG_0_4, "rt-0.4.bin");
+	assert_int_equal(b->info.probe_cost, 60);
+	assert_int_equal(b->info.probe_cost_p50, 52);
+	assert_int_equal(b->info.probe_cost_p90, 96);
+	assert_int_equal(b->info.probe_cost_samples, 4242);
 	assert_string_equal(b->info.kernel, a->info.kernel);
 	assert_int_equal(b->info.now_cycles, a->info.now_cycles);
 	assert_int_equal(b->info.nr_hooks, a->info.nr_hooks);
@@ -218,7 +227,7 @@ static void test_snapshot_keeps_roles(void **state)
 
 	(void)state;
 	model_with_roles(a);
-	len = reply(buf, a, NLMSG_0_3);
+	len = reply(buf, a, NLMSG_0_4);
 	nc_model_free(a);
 	nc_model_init(a);
 	assert_int_equal(parse(buf, len, a), 0);
@@ -232,6 +241,9 @@ static void test_snapshot_keeps_roles(void **state)
 	assert_int_equal(b->stage[s].role, NC_ROLE_TOP);
 	assert_true(b->info.has_task_slots);
 	assert_int_equal(b->info.task_slots_used, 17);
+	assert_int_equal(b->info.probe_cost_p50, 52);
+	assert_int_equal(b->info.probe_cost_p90, 96);
+	assert_int_equal(b->info.probe_cost_samples, 4242);
 	nc_model_free(b);
 
 	/* a file of 0.1.0: no roles in it */

@@ -525,6 +525,10 @@ static void test_recorded_schema2(void **state)
 	/* recorded before the wait group existed: all groups were these five */
 	b->info.config.groups = NETCOST_GROUP_ALL & ~NETCOST_GROUP_WAIT;
 	strcpy(b->info.version, "0.2.0");	/* the module it came from */
+	/* and before 0.4.0's self-cost percentiles */
+	b->info.probe_cost_p50 = 0;
+	b->info.probe_cost_p90 = 0;
+	b->info.probe_cost_samples = 0;
 	ta = report(a, &o);
 	tb = report(b, &o);
 	assert_string_equal(ta, tb);

@@ -442,7 +442,8 @@ double nc_hist_bucket_pct(const struct nc_hist *h, unsigned int b)
  * nc_overhead - what the probes cost, from two INFO replies @a and @b
  * (@b later): each hook's hits per second over the interval between the
  * replies (a hook's hit count runs from its attach, RESET leaves it), the
- * sampled self-cost per hit of @b (probe_cost_cycles), and so the cycles
+ * sampled self-cost per hit of @b (probe_cost_cycles: the mean; its median
+ * and 90th percentile when the module sends them), and so the cycles
  * per second and the % of one CPU the probes take.  Hooks are matched by
  * name; a hook missing from @a counts from 0 hits.  Returns 0, or -1 when
  * the replies cannot be compared: no time between them, or a hit count
@@ -455,6 +456,8 @@ int nc_overhead(const struct nc_info *a, const struct nc_info *b, struct nc_over
 
 	memset(o, 0, sizeof(*o));
 	o->cost_per_hit = b->probe_cost ? (double)b->probe_cost : -1;
+	o->cost_p50 = b->probe_cost_samples ? (double)b->probe_cost_p50 : -1;
+	o->cost_p90 = b->probe_cost_samples ? (double)b->probe_cost_p90 : -1;
 	if (b->now_ns <= a->now_ns)
 		return -1;
 	o->interval_s = (double)(b->now_ns - a->now_ns) / 1e9;

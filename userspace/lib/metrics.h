@@ -79,6 +79,8 @@ struct nc_overhead {
 	double interval_s;		/* between the replies */
 	double hits_per_s;		/* all hooks */
 	double cost_per_hit;		/* cycles, the sampled self-cost; -1: none yet */
+	double cost_p50;		/* cycles, its median; -1: not sent (before 0.4.0) */
+	double cost_p90;		/* cycles, its 90th percentile; -1: not sent */
 	double cycles_per_s;		/* -1: no self-cost */
 	double cpu_pct;			/* of one CPU; -1: no self-cost or TSC rate */
 	unsigned int nr_hooks;

@@ -98,7 +98,11 @@ struct nc_info {
 	uint32_t tsc_khz;		/* get_cycles() rate */
 	uint32_t nr_cpus;		/* possible */
 	uint32_t nr_cpus_online;
-	uint32_t probe_cost;		/* cycles per probe hit */
+	uint32_t probe_cost;		/* cycles per probe hit: mean of the sampled bodies */
+	/* the sampled bodies' median and 90th percentile, their number (0.4.0; else 0) */
+	uint32_t probe_cost_p50;	/* cycles */
+	uint32_t probe_cost_p90;	/* cycles */
+	uint64_t probe_cost_samples;
 	uint32_t hist_buckets;
 	uint32_t hist_sub_bits;
 	uint32_t mem_per_cpu;		/* bytes */

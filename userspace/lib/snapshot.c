@@ -25,6 +25,7 @@ static const char *const nc_hook_kinds[] = {
 	[NETCOST_HOOK_TRACEPOINT]	= "tracepoint",
 	[NETCOST_HOOK_KPROBE]		= "kprobe",
 	[NETCOST_HOOK_KRETPROBE]	= "kretprobe",
+	[NETCOST_HOOK_FENTRY]		= "fentry",
 };
 
 static const char *const nc_unit_names[] = {
@@ -158,6 +159,10 @@ static const struct nc_field nc_info_fields[] = {
 	F(nc_info, "nr_cpus", NC_F_U32, nr_cpus, NULL),
 	F(nc_info, "nr_cpus_online", NC_F_U32, nr_cpus_online, NULL),
 	F(nc_info, "probe_cost_cycles", NC_F_U32, probe_cost, NULL),
+	/* absent from files before 0.4.0's modules: 0 */
+	F_OPT(nc_info, "probe_cost_p50_cycles", NC_F_U32, probe_cost_p50),
+	F_OPT(nc_info, "probe_cost_p90_cycles", NC_F_U32, probe_cost_p90),
+	F_OPT(nc_info, "probe_cost_samples", NC_F_U64, probe_cost_samples),
 	F(nc_info, "hist_buckets", NC_F_U32, hist_buckets, NULL),
 	F(nc_info, "hist_sub_bits", NC_F_U32, hist_sub_bits, NULL),
 	F(nc_info, "mem_per_cpu", NC_F_U32, mem_per_cpu, NULL),

@@ -45,6 +45,9 @@ static const struct nc_pol nc_info_pol[NETCOST_A_MAX + 1] = {
 	POL(NETCOST_A_STAGE, NESTED, false),
 	POL(NETCOST_A_TASK_SLOTS, U32, false),
 	POL(NETCOST_A_TASK_SLOTS_USED, U32, false),
+	POL(NETCOST_A_PROBE_COST_P50, U32, false),
+	POL(NETCOST_A_PROBE_COST_P90, U32, false),
+	POL(NETCOST_A_PROBE_COST_SAMPLES, U64, false),
 };
 
 static const struct nc_pol nc_config_get_pol[NETCOST_A_MAX + 1] = {
@@ -315,6 +318,12 @@ int nc_parse_info_msg(const struct nlmsghdr *nlh, struct nc_info *info)
 		info->task_slots = mnl_attr_get_u32(tb[NETCOST_A_TASK_SLOTS]);
 		info->task_slots_used = mnl_attr_get_u32(tb[NETCOST_A_TASK_SLOTS_USED]);
 	}
+	if (tb[NETCOST_A_PROBE_COST_P50])
+		info->probe_cost_p50 = mnl_attr_get_u32(tb[NETCOST_A_PROBE_COST_P50]);
+	if (tb[NETCOST_A_PROBE_COST_P90])
+		info->probe_cost_p90 = mnl_attr_get_u32(tb[NETCOST_A_PROBE_COST_P90]);
+	if (tb[NETCOST_A_PROBE_COST_SAMPLES])
+		info->probe_cost_samples = mnl_attr_get_u64(tb[NETCOST_A_PROBE_COST_SAMPLES]);
 	mnl_attr_for_each(attr, nlh, sizeof(struct genlmsghdr)) {
 		if (mnl_attr_get_type(attr) == NETCOST_A_HOOK &&
 		    nc_parse_hook(attr, info))

@@ -43,6 +43,8 @@ static json_t *nc_overhead_to_json(const struct nc_overhead *ov, bool have)
 	json_object_set_new(o, "interval_s", have ? json_real(ov->interval_s) : json_null());
 	json_object_set_new(o, "probe_hits_per_s", have ? json_real(ov->hits_per_s) : json_null());
 	json_object_set_new(o, "probe_cost_cycles", nc_jfig(ov->cost_per_hit));
+	json_object_set_new(o, "probe_cost_p50_cycles", nc_jfig(ov->cost_p50));
+	json_object_set_new(o, "probe_cost_p90_cycles", nc_jfig(ov->cost_p90));
 	json_object_set_new(o, "cycles_per_s", have ? nc_jfig(ov->cycles_per_s) : json_null());
 	json_object_set_new(o, "cpu_pct", have ? nc_jfig(ov->cpu_pct) : json_null());
 	for (i = 0; have && i < ov->nr_hooks; i++) {
@@ -113,6 +115,9 @@ static void nc_print_info(const struct nc_info *info, json_t *o, const struct nc
 	printf("probe cost:   %u cycles per hit", info->probe_cost);
 	if (info->tsc_khz)
 		printf(" (%.1f ns)", nc_cycles_to_ns(info->probe_cost, info->tsc_khz));
+	if (info->probe_cost_samples)
+		printf(", median %u, p90 %u (%llu bodies timed, 1 hit in 256)", info->probe_cost_p50,
+		       info->probe_cost_p90, (unsigned long long)info->probe_cost_samples);
 	printf("\nhistograms:   %u buckets, %u sub-bits: percentiles within %.1f%%\n",
 	       info->hist_buckets, info->hist_sub_bits, 100.0 * NC_HIST_REL_ERROR);
 	printf("memory:       %u bytes per CPU\n", info->mem_per_cpu);
