@@ -81,27 +81,23 @@ static void nc_frame_resume(struct nc_frame *f, struct task_struct *next,
 }
 
 /*
- * nc_frames_pause - @prev leaves the CPU (sched_switch): stop the clock
- * of the softirq frames @b (nc_bh_of()) it owns.  On PREEMPT_RT a
+ * __nc_frames_pause - @prev leaves the CPU (sched_switch): stop the clock
+ * of the softirq frames @b (nc_bh_of(), some open) it owns.  On PREEMPT_RT a
  * softirq, and the packet it is processing, run in a preemptible thread.
  */
-void nc_frames_pause(struct nc_bh *b, struct task_struct *prev,
-		     const struct nc_stamp *st)
+void __nc_frames_pause(struct nc_bh *b, struct task_struct *prev,
+		       const struct nc_stamp *st)
 {
-	if (!b)
-		return;
 	nc_frame_pause(&b->softirq, prev, st);
 	nc_frame_pause(&b->napi, prev, st);
 	nc_frame_pause(&b->rx, prev, st);
 	nc_frame_pause(&b->tx, prev, st);
 }
 
-/* nc_frames_resume - @next runs again (finish_task_switch): restart them */
-void nc_frames_resume(struct nc_bh *b, struct task_struct *next,
-		      const struct nc_stamp *st)
+/* __nc_frames_resume - @next runs again (finish_task_switch): restart them */
+void __nc_frames_resume(struct nc_bh *b, struct task_struct *next,
+			const struct nc_stamp *st)
 {
-	if (!b)
-		return;
 	nc_frame_resume(&b->softirq, next, st);
 	nc_frame_resume(&b->napi, next, st);
 	nc_frame_resume(&b->rx, next, st);

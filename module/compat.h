@@ -110,6 +110,18 @@
 #endif
 
 /*
+ * nc_fe_arg - argument @n of a function hooked through netcost's
+ * ftrace_ops: its registers are saved without FTRACE_OPS_FL_SAVE_REGS on
+ * x86-64 (DYNAMIC_FTRACE_WITH_ARGS); ftrace_regs_get_argument() since
+ * 6.5, the pt_regs inside struct ftrace_regs before.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+#define nc_fe_arg(fregs, n)	ftrace_regs_get_argument(fregs, n)
+#else
+#define nc_fe_arg(fregs, n)	regs_get_kernel_argument(&(fregs)->regs, n)
+#endif
+
+/*
  * The name of finish_task_switch() in kallsyms depends on what the
  * compiler did to it; netcost tries these in order at load.
  */

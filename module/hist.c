@@ -89,7 +89,7 @@ void nc_rec_update(void)
 }
 
 /* nc_hist_clear - empty one histogram of this CPU, sequences kept */
-static void nc_hist_clear(struct nc_hist *h)
+void nc_hist_clear(struct nc_hist *h)
 {
 	u32 i;
 
@@ -103,56 +103,6 @@ static void nc_hist_clear(struct nc_hist *h)
 			h->buckets[i] = h->base;
 	}
 	memset(h->wraps, 0, sizeof(h->wraps));
-}
-
-/*
- * __nc_record - add one event of @value to @stage on this CPU, which
- * records it (nc_record() checked).  Called from probes, in any context,
- * with preemption disabled.
- */
-void __nc_record(enum netcost_stage stage, u64 value)
-{
-	struct nc_hist __percpu *h = nc_hists[stage];
-	u32 level = this_cpu_inc_return(nc_cpu.rec_depth) - 1;
-	u64 old, prev;
-	u32 gen, i;
-
-	/* four context levels nest at most: never more, but never past seq[] */
-	if (unlikely(level >= NC_LEVELS))
-		goto out;
-	this_cpu_inc(h->seq[level]);
-	smp_wmb();	/* seq odd before the data moves */
-	gen = this_cpu_read(h->gen);
-	i = netcost_hist_index(value);
-	if (unlikely(!this_cpu_inc_return(h->buckets[i])))
-		this_cpu_inc(h->wraps[i]);
-	this_cpu_add(h->sum, value);
-
-	old = this_cpu_read(h->min_inv);
-	while (~value > old) {
-		prev = this_cpu_cmpxchg(h->min_inv, old, ~value);
-		if (prev == old)
-			break;
-		old = prev;
-	}
-	old = this_cpu_read(h->max);
-	while (value > old) {
-		prev = this_cpu_cmpxchg(h->max, old, value);
-		if (prev == old)
-			break;
-		old = prev;
-	}
-	/*
-	 * A reset (an IPI) that landed in the middle of this update cleared
-	 * part of it and left the rest: drop the event, and whatever a nested
-	 * writer added since, so that no residue outlives the reset.
-	 */
-	if (unlikely(this_cpu_read(h->gen) != gen))
-		nc_hist_clear(this_cpu_ptr(h));
-	smp_wmb();	/* data in place before seq turns even */
-	this_cpu_inc(h->seq[level]);
-out:
-	this_cpu_dec(nc_cpu.rec_depth);
 }
 
 /*

@@ -5,12 +5,15 @@
  * Debian exports almost no tracepoint for register_trace_*(), so they
  * are looked up by name with for_each_kernel_tracepoint() and attached
  * with tracepoint_probe_register().  Where no tracepoint exists, a
- * function's entry is hooked with an ftrace_ops of netcost's own (fentry:
- * no registers saved, the cheapest way into a function; a kprobe there,
- * ftrace-based too, saves all registers and looks the probe up, about 120
- * more instructions a hit), or, where its return is needed, a kretprobe;
- * the symbol is tried under each name the compiler may have given it.
- * Hooks are attached and detached by stage group
+ * function's entry is hooked (fentry) through netcost's one ftrace_ops:
+ * no registers saved, its callback called straight from ftrace's
+ * trampoline, the cheapest way into a function (a kprobe there, ftrace-
+ * based too, saves all registers and looks the probe up: about 120 more
+ * instructions a hit; a kretprobe's return path on an IRQ thread's run
+ * cost about 1,700).  Every fentry hook is one function in that ops'
+ * filter, and nc_fe_dispatch() calls its callback by the address it came
+ * from; the symbol is tried under each name the compiler may have given
+ * it.  Hooks are attached and detached by stage group
  * (CONFIG command); a hook several groups need stays while any of them is
  * on.  Callers hold the netlink config mutex (or are init/exit).
  */
@@ -34,14 +37,10 @@ struct nc_hook {
 	u32 groups;			/* attached while one of them is on */
 	void *probe;			/* tracepoint probe function */
 	kprobe_pre_handler_t kp_handler;
-	kretprobe_handler_t krp_entry;
-	kretprobe_handler_t krp_ret;
-	size_t krp_data;		/* bytes of per-instance data */
-	ftrace_func_t fe_func;		/* fentry callback */
+	enum nc_fe_id fe_id;		/* fentry: which callback */
+	unsigned long fe_ip;		/* fentry: its ftrace call site, while attached */
 	struct tracepoint *tp;
 	struct kprobe kp;
-	struct kretprobe krp;
-	struct ftrace_ops fops;
 	const char *sym;		/* the symbol that registered */
 	bool optional;			/* may be missing even when NC_G_ALL */
 	bool attached;
@@ -60,14 +59,10 @@ struct nc_hook {
 #define NC_VEC(_v) \
 	NC_TPO(_v "_entry", NC_G_ALL, nc_tp_vector_entry), \
 	NC_TPO(_v "_exit", NC_G_ALL, nc_tp_vector_exit)
-#define NC_KRP(_groups, _entry, _ret, _data, ...) \
-	{ .syms = { __VA_ARGS__, NULL }, .kind = NETCOST_HOOK_KRETPROBE, \
-	  .groups = _groups, .krp_entry = _entry, .krp_ret = _ret, \
-	  .krp_data = _data }
-/* a function's entry, by an ftrace_ops (may be missing: optional) */
-#define NC_FE(_groups, _func, ...) \
+/* a function's entry, through netcost's ftrace_ops (may be missing: optional) */
+#define NC_FE(_groups, _id, ...) \
 	{ .syms = { __VA_ARGS__, NULL }, .kind = NETCOST_HOOK_FENTRY, \
-	  .groups = _groups, .fe_func = _func, .optional = true }
+	  .groups = _groups, .fe_id = _id, .optional = true }
 #define NC_KP(_groups, _handler, ...) \
 	{ .syms = { __VA_ARGS__, NULL }, .kind = NETCOST_HOOK_KPROBE, \
 	  .groups = _groups, .kp_handler = _handler, .optional = true }
@@ -97,17 +92,21 @@ static struct nc_hook nc_hooks[] = {
 	 * share one ftrace_ops, registered with the first one, and ftrace
 	 * calls the newest ops first.
 	 */
-	NC_FE(NC_G_ALL, nc_fe_finish_task_switch, NC_FINISH_TASK_SWITCH_NAMES),
+	NC_FE(NC_G_ALL, NC_FE_FINISH_TASK_SWITCH, NC_FINISH_TASK_SWITCH_NAMES),
 	/*
 	 * tells a softirq run at local_bh_enable() from one at irq_exit() on
 	 * stock kernels (PREEMPT_RT has no softirq at irq_exit(), nor this
 	 * path through do_softirq(): not attached there)
 	 */
-	NC_FE(NETCOST_GROUP_SOFTIRQ, nc_fe_do_softirq, NC_DO_SOFTIRQ_NAMES),
-	NC_KRP(NETCOST_GROUP_IRQ, nc_krp_irq_thread_entry, nc_krp_irq_thread_ret,
-	       sizeof(struct nc_irq_thread_run), "irq_forced_thread_fn"),
-	NC_KRP(NETCOST_GROUP_IRQ, nc_krp_irq_thread_entry, nc_krp_irq_thread_ret,
-	       sizeof(struct nc_irq_thread_run), "irq_thread_fn"),
+	NC_FE(NETCOST_GROUP_SOFTIRQ, NC_FE_DO_SOFTIRQ, NC_DO_SOFTIRQ_NAMES),
+	/*
+	 * irq_thread: a threaded handler's run, from its entry to the IRQ
+	 * thread's next kthread_should_stop() (probes_irq.c); the end first,
+	 * so that no run opens without it
+	 */
+	NC_FE(NETCOST_GROUP_IRQ, NC_FE_KTHREAD_SHOULD_STOP, "kthread_should_stop"),
+	NC_FE(NETCOST_GROUP_IRQ, NC_FE_IRQ_THREAD, "irq_forced_thread_fn"),
+	NC_FE(NETCOST_GROUP_IRQ, NC_FE_IRQ_THREAD, "irq_thread_fn"),
 	/* softirq time is subtracted from system calls; NET_RX opens NAPI */
 	NC_TP("softirq_entry", NETCOST_GROUP_SOFTIRQ | NETCOST_GROUP_NET |
 	      NETCOST_GROUP_SYSCALL, nc_tp_softirq_entry),
@@ -140,24 +139,122 @@ static struct nc_hook nc_hooks[] = {
 	NC_TP("sys_exit", NETCOST_GROUP_SYSCALL | NETCOST_GROUP_WAIT, nc_tp_sys_exit),
 };
 
-/*
- * nc_kp_hook / nc_krp_hook / nc_fe_hook - the table entry behind a
- * kprobe, a kretprobe (the kernel calls its handlers only while the
- * instance has one), an ftrace_ops
- */
+/* nc_kp_hook - the table entry behind a kprobe */
 void *nc_kp_hook(struct kprobe *p)
 {
 	return container_of(p, struct nc_hook, kp);
 }
 
-void *nc_krp_hook(struct kretprobe_instance *ri)
+/* ---- fentry: netcost's one ftrace_ops ---- */
+
+/*
+ * Its callback is called straight from ftrace's trampoline, with no
+ * FTRACE_OPS_FL_SAVE_REGS (the argument registers are in @fregs all the
+ * same) and no FTRACE_OPS_FL_RECURSION (the callbacks call nothing that
+ * this ops traces, so ftrace adds no wrapper).  Changed under the config
+ * mutex only.
+ */
+static struct ftrace_ops nc_fops;
+static unsigned int nc_fops_funcs;	/* functions in its filter */
+/* the fentry hooks of the table, for nc_fe_dispatch() */
+static struct nc_hook *nc_fe_hooks[8];
+static unsigned int nc_nr_fe;
+
+/*
+ * nc_fe_dispatch - netcost's ftrace_ops callback: the hook whose
+ * function's call site @ip is (a few compares: the table's fentry hooks,
+ * the most frequent first), with preemption as the kernel has it there
+ */
+void nc_fe_dispatch(unsigned long ip, unsigned long parent_ip,
+		    struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	return container_of(get_kretprobe(ri), struct nc_hook, krp);
+	unsigned int i;
+
+	for (i = 0; i < nc_nr_fe; i++) {
+		struct nc_hook *h = nc_fe_hooks[i];
+
+		if (READ_ONCE(h->fe_ip) != ip)
+			continue;
+		switch (h->fe_id) {
+		case NC_FE_FINISH_TASK_SWITCH:
+			nc_fe_finish_task_switch(h, fregs);
+			break;
+		case NC_FE_DO_SOFTIRQ:
+			nc_fe_do_softirq(h, fregs);
+			break;
+		case NC_FE_KTHREAD_SHOULD_STOP:
+			nc_fe_kthread_should_stop(h, fregs);
+			break;
+		case NC_FE_IRQ_THREAD:
+			nc_fe_irq_thread(h, fregs);
+			break;
+		}
+		return;
+	}
 }
 
-void *nc_fe_hook(struct ftrace_ops *op)
+/*
+ * nc_fe_addr - the ftrace call site of @sym, or 0: kallsyms_lookup_name()
+ * is not exported, a kprobe on the symbol's entry resolves it (kprobes
+ * move an entry probe onto the ftrace site, past an IBT endbr)
+ */
+static unsigned long nc_fe_addr(const char *sym)
 {
-	return container_of(op, struct nc_hook, fops);
+	struct kprobe kp = { .symbol_name = sym };
+	unsigned long addr;
+
+	if (register_kprobe(&kp))
+		return 0;
+	addr = (unsigned long)kp.addr;
+	unregister_kprobe(&kp);
+	return addr;
+}
+
+/* nc_hook_attach_fentry - add @sym's entry to netcost's ftrace_ops */
+static int nc_hook_attach_fentry(struct nc_hook *h, const char *sym)
+{
+	unsigned long addr = nc_fe_addr(sym);
+	int err;
+
+	if (!addr)
+		return -ENOENT;
+	if (!nc_fops_funcs) {
+		memset(&nc_fops, 0, sizeof(nc_fops));
+		nc_fops.func = nc_fe_dispatch;
+	}
+	/* the address is in place before the first call can come */
+	WRITE_ONCE(h->fe_ip, addr);
+	err = ftrace_set_filter_ip(&nc_fops, addr, 0, 0);
+	if (!err && !nc_fops_funcs)
+		err = register_ftrace_function(&nc_fops);
+	if (err) {
+		if (!nc_fops_funcs)
+			ftrace_free_filter(&nc_fops);
+		else
+			ftrace_set_filter_ip(&nc_fops, addr, 1, 0);
+		WRITE_ONCE(h->fe_ip, 0);
+		/* a function ftrace cannot hook is one this kernel does not have */
+		return err == -EINVAL ? -ENOENT : err;
+	}
+	nc_fops_funcs++;
+	return 0;
+}
+
+/*
+ * nc_hook_detach_fentry - take the function out of the ops' filter; the
+ * last one unregisters the ops (an empty filter would trace every
+ * function), which waits until no CPU runs the callback any more
+ */
+static void nc_hook_detach_fentry(struct nc_hook *h)
+{
+	if (nc_fops_funcs == 1) {
+		unregister_ftrace_function(&nc_fops);
+		ftrace_free_filter(&nc_fops);
+	} else {
+		ftrace_set_filter_ip(&nc_fops, h->fe_ip, 1, 0);
+	}
+	nc_fops_funcs--;
+	WRITE_ONCE(h->fe_ip, 0);
 }
 
 static void nc_tp_lookup(struct tracepoint *tp, void *priv)
@@ -170,50 +267,6 @@ static void nc_tp_lookup(struct tracepoint *tp, void *priv)
 	}
 }
 
-/*
- * nc_krp_maxactive - kretprobe instances a hook may hold at once.  A
- * threaded handler's run holds one from start to end and can be
- * preempted in between (PREEMPT_RT), so up to one per IRQ thread, plus
- * one per CPU for the runs that are just starting; others nest at most a
- * few levels per CPU.  Too few shows as INFO's "missed".
- */
-#define NC_KRP_MAXACTIVE_MAX	4096	/* as trace_kprobe's limit */
-
-static int nc_krp_maxactive(const struct nc_hook *h)
-{
-	int cpus = num_possible_cpus();
-
-	if (h->krp_entry == nc_krp_irq_thread_entry)
-		return min_t(int, nc_get_nr_irqs() + 2 * cpus, NC_KRP_MAXACTIVE_MAX);
-	return 4 * cpus + 16;
-}
-
-/*
- * nc_hook_attach_fentry - an ftrace_ops of our own on the function's
- * entry: no FTRACE_OPS_FL_SAVE_REGS (the callbacks read no registers) and
- * no FTRACE_OPS_FL_RECURSION (they call nothing traceable by this ops:
- * ftrace calls them directly, with no wrapper)
- */
-static int nc_hook_attach_fentry(struct nc_hook *h, const char *sym)
-{
-	int err;
-
-	memset(&h->fops, 0, sizeof(h->fops));
-	h->fops.func = h->fe_func;
-	err = ftrace_set_filter(&h->fops, (unsigned char *)sym, strlen(sym), 1);
-	if (err)
-		goto err_free_filter;
-	err = register_ftrace_function(&h->fops);
-	if (err)
-		goto err_free_filter;
-	return 0;
-
-err_free_filter:
-	ftrace_free_filter(&h->fops);
-	/* a symbol ftrace cannot hook is one this kernel does not have */
-	return err == -EINVAL ? -ENOENT : err;
-}
-
 static int nc_hook_attach_function(struct nc_hook *h)
 {
 	int i, err = -ENOENT;
@@ -221,19 +274,11 @@ static int nc_hook_attach_function(struct nc_hook *h)
 	for (i = 0; h->syms[i]; i++) {
 		if (h->kind == NETCOST_HOOK_FENTRY) {
 			err = nc_hook_attach_fentry(h, h->syms[i]);
-		} else if (h->kind == NETCOST_HOOK_KPROBE) {
+		} else {
 			memset(&h->kp, 0, sizeof(h->kp));
 			h->kp.symbol_name = h->syms[i];
 			h->kp.pre_handler = h->kp_handler;
 			err = register_kprobe(&h->kp);
-		} else {
-			memset(&h->krp, 0, sizeof(h->krp));
-			h->krp.kp.symbol_name = h->syms[i];
-			h->krp.entry_handler = h->krp_entry;
-			h->krp.handler = h->krp_ret;
-			h->krp.data_size = h->krp_data;
-			h->krp.maxactive = nc_krp_maxactive(h);
-			err = register_kretprobe(&h->krp);
 		}
 		if (!err) {
 			h->sym = h->syms[i];
@@ -293,12 +338,8 @@ static void nc_hook_detach(struct nc_hook *h)
 		tracepoint_probe_unregister(h->tp, h->probe, h);
 	} else if (h->kind == NETCOST_HOOK_KPROBE) {
 		unregister_kprobe(&h->kp);
-	} else if (h->kind == NETCOST_HOOK_KRETPROBE) {
-		unregister_kretprobe(&h->krp);
 	} else {
-		/* waits until no CPU runs the callback any more */
-		unregister_ftrace_function(&h->fops);
-		ftrace_free_filter(&h->fops);
+		nc_hook_detach_fentry(h);
 	}
 	h->attached = false;
 }
@@ -346,11 +387,29 @@ MODULE_PARM_DESC(fts_kprobe, "test only: hook finish_task_switch() with a kprobe
  */
 static bool nc_hook_needed(const struct nc_hook *h)
 {
-	if (h->fe_func == nc_fe_finish_task_switch)
+	if (h->kind == NETCOST_HOOK_FENTRY && h->fe_id == NC_FE_FINISH_TASK_SWITCH)
 		return !nc_fts_kprobe;
 	if (h->kp_handler == nc_kp_finish_task_switch)
 		return nc_fts_kprobe;
-	return !(IS_ENABLED(CONFIG_PREEMPT_RT) && h->fe_func == nc_fe_do_softirq);
+	return !(IS_ENABLED(CONFIG_PREEMPT_RT) && h->kind == NETCOST_HOOK_FENTRY &&
+		 h->fe_id == NC_FE_DO_SOFTIRQ);
+}
+
+/*
+ * nc_irq_thread_end_on - whether an IRQ thread run can end: its start
+ * hooks attach only with kthread_should_stop()'s (a run that never ends
+ * would swallow every later one of its thread)
+ */
+static bool nc_irq_thread_end_on(void)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++) {
+		if (nc_hooks[i].kind == NETCOST_HOOK_FENTRY &&
+		    nc_hooks[i].fe_id == NC_FE_KTHREAD_SHOULD_STOP)
+			return nc_hooks[i].attached;
+	}
+	return false;
 }
 
 /* nc_resume_in_fts_update - whether the finish_task_switch() hook is on */
@@ -360,7 +419,8 @@ static void nc_resume_in_fts_update(void)
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++) {
-		if (nc_hooks[i].fe_func == nc_fe_finish_task_switch ||
+		if ((nc_hooks[i].kind == NETCOST_HOOK_FENTRY &&
+		     nc_hooks[i].fe_id == NC_FE_FINISH_TASK_SWITCH) ||
 		    nc_hooks[i].kp_handler == nc_kp_finish_task_switch)
 			on |= nc_hooks[i].attached;
 	}
@@ -431,6 +491,9 @@ int nc_hooks_apply(u32 groups)
 
 		if (!(h->groups & groups) || h->attached || !nc_hook_needed(h))
 			continue;
+		if (h->kind == NETCOST_HOOK_FENTRY && h->fe_id == NC_FE_IRQ_THREAD &&
+		    !nc_irq_thread_end_on())
+			continue;
 		err = nc_hook_attach(h);
 		if (err && ((h->groups == NC_G_ALL && !h->optional) || !nc_hook_absent(err))) {
 			pr_err("netcost: cannot attach %s: %d; restoring the previous hooks\n",
@@ -456,6 +519,8 @@ int nc_hooks_init(void)
 
 	for_each_kernel_tracepoint(nc_tp_lookup, NULL);
 	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++) {
+		if (nc_hooks[i].kind == NETCOST_HOOK_FENTRY && nc_nr_fe < ARRAY_SIZE(nc_fe_hooks))
+			nc_fe_hooks[nc_nr_fe++] = &nc_hooks[i];
 		nc_hooks[i].hh.hits = alloc_percpu(u64);
 		if (!nc_hooks[i].hh.hits)
 			goto err_free_hits;
@@ -507,8 +572,6 @@ static int nc_hook_put(struct sk_buff *skb, const struct nc_hook *h)
 		hits += *per_cpu_ptr(h->hh.hits, cpu);
 	if (h->attached && h->kind == NETCOST_HOOK_KPROBE)
 		missed = h->kp.nmissed;
-	else if (h->attached && h->kind == NETCOST_HOOK_KRETPROBE)
-		missed = h->krp.nmissed + h->krp.kp.nmissed;
 
 	nest = nla_nest_start(skb, NETCOST_A_HOOK);
 	if (!nest)

@@ -21,10 +21,12 @@
 
 #include <linux/percpu.h>
 #include <linux/sched.h>
+#include <linux/string.h>
 #include <linux/types.h>
 #include <linux/timex.h>
 
 #include "uapi/netcost.h"
+#include "netcost_hist.h"
 
 /* ---- configuration (netlink.c owns it, probes read it) ---- */
 
@@ -118,7 +120,7 @@ int nc_stats_init(void);
 void nc_stats_exit(void);
 void nc_stats_reset(void);
 void nc_rec_update(void);
-void __nc_record(enum netcost_stage stage, u64 value);
+void nc_hist_clear(struct nc_hist *h);
 bool nc_stats_copy(int cpu, struct nc_cpu_stats *dst);
 u32 nc_probe_cost(void);
 u32 nc_probe_cost_pct(unsigned int pct);
@@ -262,6 +264,57 @@ static const u32 nc_ctr_group[__NETCOST_CTR_MAX] __maybe_unused = {
 };
 
 /*
+ * __nc_record - add one event of @value to @stage on this CPU, which
+ * records it (nc_record() checked).  Called from probes, in any context,
+ * with preemption disabled; inline: about 45 instructions, and every
+ * interval's end runs one.
+ */
+static __always_inline void __nc_record(enum netcost_stage stage, u64 value)
+{
+	struct nc_hist __percpu *h = nc_hists[stage];
+	u32 level = this_cpu_inc_return(nc_cpu.rec_depth) - 1;
+	u64 old, prev;
+	u32 gen, i;
+
+	/* four context levels nest at most: never more, but never past seq[] */
+	if (unlikely(level >= NC_LEVELS))
+		goto out;
+	this_cpu_inc(h->seq[level]);
+	smp_wmb();	/* seq odd before the data moves */
+	gen = this_cpu_read(h->gen);
+	i = netcost_hist_index(value);
+	if (unlikely(!this_cpu_inc_return(h->buckets[i])))
+		this_cpu_inc(h->wraps[i]);
+	this_cpu_add(h->sum, value);
+
+	old = this_cpu_read(h->min_inv);
+	while (~value > old) {
+		prev = this_cpu_cmpxchg(h->min_inv, old, ~value);
+		if (prev == old)
+			break;
+		old = prev;
+	}
+	old = this_cpu_read(h->max);
+	while (value > old) {
+		prev = this_cpu_cmpxchg(h->max, old, value);
+		if (prev == old)
+			break;
+		old = prev;
+	}
+	/*
+	 * A reset (an IPI) that landed in the middle of this update cleared
+	 * part of it and left the rest: drop the event, and whatever a nested
+	 * writer added since, so that no residue outlives the reset.
+	 */
+	if (unlikely(this_cpu_read(h->gen) != gen))
+		nc_hist_clear(this_cpu_ptr(h));
+	smp_wmb();	/* data in place before seq turns even */
+	this_cpu_inc(h->seq[level]);
+out:
+	this_cpu_dec(nc_cpu.rec_depth);
+}
+
+/*
  * nc_record - add one event of @value to @stage on this CPU, if this CPU
  * records the stage's group.  The check is inline: a stage's group is
  * known at compile time, and most probe hits that record nothing stop
@@ -309,10 +362,34 @@ static inline void nc_stamp(struct nc_cpu *c, struct nc_stamp *st)
 u64 nc_net(u64 end, u64 start, u64 excl);
 void nc_frame_begin(struct nc_frame *f, const struct nc_stamp *st);
 u64 nc_frame_end(struct nc_frame *f, const struct nc_stamp *st);
-void nc_frames_pause(struct nc_bh *b, struct task_struct *prev,
-		     const struct nc_stamp *st);
-void nc_frames_resume(struct nc_bh *b, struct task_struct *next,
-		      const struct nc_stamp *st);
+void __nc_frames_pause(struct nc_bh *b, struct task_struct *prev,
+		       const struct nc_stamp *st);
+void __nc_frames_resume(struct nc_bh *b, struct task_struct *next,
+			const struct nc_stamp *st);
+
+/* nc_bh_open - whether any of the softirq frames @b is open */
+static __always_inline bool nc_bh_open(const struct nc_bh *b)
+{
+	return b && (b->softirq.depth | b->napi.depth | b->rx.depth | b->tx.depth);
+}
+
+/*
+ * nc_frames_pause/resume - stop/restart the clock of the softirq frames
+ * @b that @p owns (clock.c), at every context switch: most find none open
+ */
+static __always_inline void nc_frames_pause(struct nc_bh *b, struct task_struct *p,
+					    const struct nc_stamp *st)
+{
+	if (nc_bh_open(b))
+		__nc_frames_pause(b, p, st);
+}
+
+static __always_inline void nc_frames_resume(struct nc_bh *b, struct task_struct *p,
+					     const struct nc_stamp *st)
+{
+	if (nc_bh_open(b))
+		__nc_frames_resume(b, p, st);
+}
 void nc_bh_reset(struct nc_bh *b);
 
 /*
@@ -396,6 +473,7 @@ struct nc_task {
 		u64 sys_start;		/* cycles */
 		u64 sys_excl;		/* cycles: nested irq, softirq, off-CPU */
 		int sys_dir;		/* stage of the open syscall */
+		u64 thr_start;		/* cycles: the IRQ thread run's start */
 		u64 thr_excl;		/* cycles: nested hardirq, off-CPU */
 		bool load;		/* entered a watched rx/tx system call */
 		u8 wstate;		/* enum nc_wait_state */
@@ -408,9 +486,29 @@ struct nc_task {
 
 extern unsigned int nc_task_slots;
 
+/*
+ * nc_task_kind - IRQ threads and ksoftirqd are told apart by their name:
+ * "irq/..." and "ksoftirqd/...", compared as whole words (it runs twice
+ * in every context switch: inline).
+ */
+static __always_inline enum nc_task_kind nc_task_kind(const struct task_struct *p)
+{
+	u64 w8;
+	u32 w4;
+
+	if (!(READ_ONCE(p->flags) & PF_KTHREAD))
+		return NC_TASK_OTHER;
+	memcpy(&w4, p->comm, sizeof(w4));
+	if (w4 == *(const u32 *)"irq/")
+		return NC_TASK_IRQ_THREAD;
+	memcpy(&w8, p->comm, sizeof(w8));
+	if (w8 == *(const u64 *)"ksoftirq" && p->comm[8] == 'd' && p->comm[9] == '/')
+		return NC_TASK_KSOFTIRQD;
+	return NC_TASK_OTHER;
+}
+
 int nc_tasks_init(void);
 void nc_tasks_exit(void);
-enum nc_task_kind nc_task_kind(const struct task_struct *p);
 struct nc_task *nc_task_find(struct task_struct *p);
 struct nc_task *nc_task_get(struct task_struct *p);
 void nc_task_put(struct nc_task *t);
@@ -484,7 +582,7 @@ void nc_self_add(u64 t0);
 
 /*
  * nc_hit - the first act of every probe: count a hit of @hook (the
- * tracepoint probe's data, or nc_kp_hook()/nc_krp_hook()/nc_fe_hook()),
+ * tracepoint probe's data, or the entry nc_fe_dispatch() or nc_kp_hook() gives),
  * every hit, also the ones the probe filters out at once.  For one hit in
  * NC_SELF_SAMPLE, returns the cycle count at which the sampled body
  * starts (the self-cost INFO reports); else 0, and the fast path has
@@ -508,12 +606,20 @@ static __always_inline void nc_probe_end(u64 t0)
 }
 
 struct kprobe;
-struct kretprobe_instance;
 struct ftrace_ops;
 struct ftrace_regs;
 void *nc_kp_hook(struct kprobe *p);
-void *nc_krp_hook(struct kretprobe_instance *ri);
-void *nc_fe_hook(struct ftrace_ops *op);
+
+/* the fentry hooks' callbacks, which nc_fe_dispatch() calls */
+enum nc_fe_id {
+	NC_FE_FINISH_TASK_SWITCH,
+	NC_FE_DO_SOFTIRQ,
+	NC_FE_KTHREAD_SHOULD_STOP,
+	NC_FE_IRQ_THREAD,
+};
+
+void nc_fe_dispatch(unsigned long ip, unsigned long parent_ip,
+		    struct ftrace_ops *op, struct ftrace_regs *fregs);
 
 /* ---- probes ---- */
 
@@ -554,20 +660,15 @@ void nc_tp_rx_list_exit(void *data, int ret);
 void nc_tp_sys_enter(void *data, struct pt_regs *regs, long id);
 void nc_tp_sys_exit(void *data, struct pt_regs *regs, long ret);
 
-/* ftrace function-entry callbacks (no registers saved) */
-void nc_fe_finish_task_switch(unsigned long ip, unsigned long parent_ip,
-			      struct ftrace_ops *op, struct ftrace_regs *fregs);
-void nc_fe_do_softirq(unsigned long ip, unsigned long parent_ip,
-		      struct ftrace_ops *op, struct ftrace_regs *fregs);
+/*
+ * fentry callbacks (nc_fe_dispatch()): @hook is the hook's table entry,
+ * @fregs the function's argument registers
+ */
+void nc_fe_finish_task_switch(void *hook, struct ftrace_regs *fregs);
+void nc_fe_do_softirq(void *hook, struct ftrace_regs *fregs);
+void nc_fe_irq_thread(void *hook, struct ftrace_regs *fregs);
+void nc_fe_kthread_should_stop(void *hook, struct ftrace_regs *fregs);
 int nc_kp_finish_task_switch(struct kprobe *p, struct pt_regs *regs);
-
-int nc_krp_irq_thread_entry(struct kretprobe_instance *ri, struct pt_regs *regs);
-int nc_krp_irq_thread_ret(struct kretprobe_instance *ri, struct pt_regs *regs);
-
-struct nc_irq_thread_run {
-	u64 start;			/* cycles: the run's start time */
-	int irq;
-};
 
 /* ---- netlink (netlink.c) ---- */
 

@@ -11,7 +11,7 @@
  * never made, and needs no exported symbol.  A kernel whose tracepoint
  * changed its arguments fails to build here, with the probe's name in
  * the error, instead of crashing at run time.  The function hooks'
- * callbacks are held against ftrace_func_t and kretprobe_handler_t the
+ * callbacks are held against ftrace_func_t and kprobe_pre_handler_t the
  * same way.  Nothing in this file is ever called.
  */
 #include <linux/build_bug.h>
@@ -66,11 +66,8 @@ static void __maybe_unused nc_probe_types(void)
 	NC_CHECK(sched_process_exit, nc_tp_sched_process_exit);
 	NC_CHECK(sys_enter, nc_tp_sys_enter);
 	NC_CHECK(sys_exit, nc_tp_sys_exit);
-	NC_CHECK_FN(ftrace_func_t, nc_fe_finish_task_switch);
-	NC_CHECK_FN(ftrace_func_t, nc_fe_do_softirq);
+	NC_CHECK_FN(ftrace_func_t, nc_fe_dispatch);
 	NC_CHECK_FN(kprobe_pre_handler_t, nc_kp_finish_task_switch);
-	NC_CHECK_FN(kretprobe_handler_t, nc_krp_irq_thread_entry);
-	NC_CHECK_FN(kretprobe_handler_t, nc_krp_irq_thread_ret);
 #ifdef NC_PROBE_TYPES_SELFTEST
 	/* must not compile: "make lint" proves that the check bites */
 	NC_CHECK(irq_handler_exit, nc_tp_irq_handler_entry);

@@ -8,10 +8,17 @@
  * other stage subtracts.  hardirq_vectors: the same for x86 system
  * vectors (irq_vectors tracepoints) and NMI handlers (nmi_handler).
  *
- * irq_thread: one threaded-handler run of a NIC IRQ, by kretprobe on
- * irq_forced_thread_fn()/irq_thread_fn().  The start time lives in the
- * kretprobe instance, the excluded time in the task table: on RT the
- * thread can be preempted and migrated mid-run.  The softirq work that
+ * irq_thread: one threaded-handler run of a NIC IRQ, from the entry of
+ * irq_forced_thread_fn()/irq_thread_fn() to the IRQ thread's next
+ * kthread_should_stop(): irq_thread() goes back to
+ * irq_wait_for_interrupt() after every handler call, and that asks
+ * kthread_should_stop() first, before the thread sleeps or runs the
+ * handler again (6.1 to 7.x; 7.x checks the thread's affinity just
+ * before it).  So the run holds the few instructions of that loop after
+ * the handler returns, and needs no return hook (the kretprobe it took
+ * before cost about 1,700 instructions a run).  Its start time and the
+ * excluded time live in the task table: on RT the thread can be
+ * preempted and migrated mid-run.  The softirq work that
  * local_bh_enable() does at the end of a forced-threaded run is part of
  * the run (and also shows as net_rx_in_irq_thread).
  *
@@ -167,71 +174,77 @@ void nc_tp_nmi_handler(void *data, void *handler, s64 delta_ns, int handled)
  * the rest of the softirq group).  Preemption is off in its callers
  * (__local_bh_enable_ip()); one per-CPU write all the same.
  */
-void nc_fe_do_softirq(unsigned long ip, unsigned long parent_ip,
-		      struct ftrace_ops *op, struct ftrace_regs *fregs)
+void nc_fe_do_softirq(void *hook, struct ftrace_regs *fregs)
 {
-	u64 t0 = nc_hit(nc_fe_hook(op));
+	u64 t0 = nc_hit(hook);
 
 	this_cpu_write(nc_cpu.bh_owner, current);
 	nc_probe_end(t0);
 }
 
 /*
- * nc_krp_irq_thread_entry - a threaded handler starts: open the task's
- * IRQ-thread frame.  Returning non-zero skips the return probe, for
- * handlers that are not a NIC's and for a call nested in an open run.
+ * nc_fe_irq_thread - a threaded handler starts (the entry of
+ * irq_forced_thread_fn() or irq_thread_fn(), in the IRQ thread, which
+ * runs preemptible: preemption off here for the per-CPU state): open the
+ * task's IRQ-thread frame, for a NIC's handler.  A call nested in an open
+ * run is part of it: since 7.x irq_forced_thread_fn() calls
+ * irq_thread_fn().
  */
-int nc_krp_irq_thread_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+void nc_fe_irq_thread(void *hook, struct ftrace_regs *fregs)
 {
-	struct irqaction *action = (void *)regs_get_kernel_argument(regs, 1);
-	struct nc_irq_thread_run *run = (void *)ri->data;
-	u64 t0 = nc_hit(nc_krp_hook(ri));
+	struct irqaction *action;
 	struct nc_stamp st;
 	struct nc_task *t;
+	u64 t0;
 
+	preempt_disable_notrace();
+	t0 = nc_hit(hook);
+	action = fregs ? (void *)nc_fe_arg(fregs, 1) : NULL;
 	if (!action || !nc_irq_is_nic(action->irq, action->name))
-		goto skip;
+		goto out;
 	t = nc_task_get(current);
-	/*
-	 * Since 7.x irq_forced_thread_fn() calls irq_thread_fn(): the inner
-	 * call is part of the run the outer one opened, not a run of its own.
-	 */
 	if (!t || (t->frames & NC_FRAME_IRQ_THREAD))
-		goto skip;
-	run->irq = action->irq;
+		goto out;
 	nc_probe_end(t0);
 	nc_stamp(this_nc_cpu(), &st);
 	nc_task_settle(t, &st);
 	t->frames |= NC_FRAME_IRQ_THREAD;
 	t->thr_excl = 0;
-	run->start = st.now;
-	return 0;
+	t->thr_start = st.now;
+	preempt_enable_notrace();
+	return;
 
-skip:
+out:
 	nc_probe_end(t0);
-	return 1;
+	preempt_enable_notrace();
 }
 
 /*
- * nc_krp_irq_thread_ret - the run ends, wherever the thread now is (a
- * second hit of the hook: the entry and the return are two probes)
+ * nc_fe_kthread_should_stop - every kthread's loop asks it: in an IRQ
+ * thread with a run open, that run has ended (wherever the thread now
+ * is); any other call (other kthreads, the IRQ thread again after it
+ * woke) leaves at once, its hit not even counted.  The look-up comes
+ * before the end stamp, so that the calls that end nothing take none:
+ * the run holds those few instructions too.
  */
-int nc_krp_irq_thread_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+void nc_fe_kthread_should_stop(void *hook, struct ftrace_regs *fregs)
 {
-	struct nc_irq_thread_run *run = (void *)ri->data;
 	struct nc_stamp st;
 	struct nc_task *t;
 	u64 t0;
 
-	nc_stamp(this_nc_cpu(), &st);
-	t0 = nc_hit(nc_krp_hook(ri));
+	if (nc_task_kind(current) != NC_TASK_IRQ_THREAD)
+		return;
+	preempt_disable_notrace();
 	t = nc_task_find(current);
 	if (!t || !(t->frames & NC_FRAME_IRQ_THREAD))
 		goto out;
+	nc_stamp(this_nc_cpu(), &st);
+	t0 = nc_hit(hook);
 	nc_task_settle(t, &st);
 	t->frames &= ~NC_FRAME_IRQ_THREAD;
-	nc_record(NETCOST_STAGE_IRQ_THREAD, nc_net(st.now, run->start, t->thr_excl));
-out:
+	nc_record(NETCOST_STAGE_IRQ_THREAD, nc_net(st.now, t->thr_start, t->thr_excl));
 	nc_probe_end(t0);
-	return 0;
+out:
+	preempt_enable_notrace();
 }

@@ -100,10 +100,9 @@ static __always_inline void nc_finish_task_switch(void *hook)
 	nc_probe_end(t0);
 }
 
-void nc_fe_finish_task_switch(unsigned long ip, unsigned long parent_ip,
-			      struct ftrace_ops *op, struct ftrace_regs *fregs)
+void nc_fe_finish_task_switch(void *hook, struct ftrace_regs *fregs)
 {
-	nc_finish_task_switch(nc_fe_hook(op));
+	nc_finish_task_switch(hook);
 }
 
 int nc_kp_finish_task_switch(struct kprobe *p, struct pt_regs *regs)

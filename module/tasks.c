@@ -44,27 +44,6 @@ static atomic_t *nc_task_hop;		/* per home: BIT(i) = slot home+i is its */
 
 DEFINE_PER_CPU(struct nc_cpu, nc_cpu);
 
-/*
- * nc_task_kind - IRQ threads and ksoftirqd are told apart by their name:
- * "irq/..." and "ksoftirqd/...", compared as whole words (it runs twice
- * in every context switch).
- */
-enum nc_task_kind nc_task_kind(const struct task_struct *p)
-{
-	u64 w8;
-	u32 w4;
-
-	if (!(READ_ONCE(p->flags) & PF_KTHREAD))
-		return NC_TASK_OTHER;
-	memcpy(&w4, p->comm, sizeof(w4));
-	if (w4 == *(const u32 *)"irq/")
-		return NC_TASK_IRQ_THREAD;
-	memcpy(&w8, p->comm, sizeof(w8));
-	if (w8 == *(const u64 *)"ksoftirq" && p->comm[8] == 'd' && p->comm[9] == '/')
-		return NC_TASK_KSOFTIRQD;
-	return NC_TASK_OTHER;
-}
-
 static inline unsigned int nc_home(const struct task_struct *p)
 {
 	return hash_ptr(p, nc_task_bits);

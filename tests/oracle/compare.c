@@ -126,10 +126,10 @@ static double fts_mean(const char *file)
 }
 
 /*
- * fts_fentry - whether netcost hooked finish_task_switch() with its own
- * ftrace_ops (kind "fentry") in the snapshot @nc
+ * hook_fentry - whether netcost hooked a function whose name starts with
+ * @prefix through its own ftrace_ops (kind "fentry") in the snapshot @nc
  */
-static int fts_fentry(json_t *nc)
+static int hook_fentry(json_t *nc, const char *prefix)
 {
 	json_t *h;
 	size_t i;
@@ -139,7 +139,7 @@ static int fts_fentry(json_t *nc)
 		const char *kind = json_string_value(json_object_get(h, "kind"));
 
 		if (json_is_true(json_object_get(h, "attached")) && name && kind &&
-		    !strncmp(name, "finish_task_switch", 18) && !strcmp(kind, "fentry"))
+		    !strncmp(name, prefix, strlen(prefix)) && !strcmp(kind, "fentry"))
 			return 1;
 	}
 	return 0;
@@ -184,7 +184,7 @@ static void fts_calibrate(const char *dir, json_t *nc, struct model *m)
 	double ffe = ft_mean(path(dir, "fts-fentry.trace"), m);
 
 	m->d_fts = 0;
-	if (!fts_fentry(nc))
+	if (!hook_fentry(nc, "finish_task_switch") && !m->thr_fentry)
 		return;
 	if (kp < 0 || fe < 0 || fkp < 0 || ffe < 0)
 		die("netcost hooked finish_task_switch() with ftrace, and %s has no fentry calibration (fts-{kprobe,fentry}.{json,trace})", dir);
@@ -215,7 +215,9 @@ static void load_model(const char *dir, json_t *nc, struct model *m)
 	if (m->dispatch < 0)
 		m->dispatch = 0;	/* measured -1 to -11: none */
 	/* K: a second ftrace kprobe event on the same address (refined in-run, main) */
-	m->k_fts = m->k_thr = calib(cal, "ftrace_kp2_getppid") - calib(cal, "ftrace_kp1_getppid");
+	m->k_fts = m->k_thr = m->k_kss = calib(cal, "ftrace_kp2_getppid") - calib(cal, "ftrace_kp1_getppid");
+	/* netcost 0.4.0: an IRQ thread run ends at the thread's next kthread_should_stop() */
+	m->thr_fentry = hook_fentry(nc, "irq_forced_thread_fn") || hook_fentry(nc, "irq_thread_fn");
 	m->tsc_khz = (unsigned int)json_integer_value(
 		json_object_get(json_object_get(nc, "info"), "tsc_khz"));
 	json_array_foreach(hooks, i, h) {
@@ -452,6 +454,13 @@ static void calibrate(const char *dir, struct model *m)
 		m->k_thr = k;
 	} else if (rb.k_fts.n >= 100) {
 		m->k_thr = m->k_fts;
+	}
+	if (rb.k_kss.n >= 100) {
+		k = median_u64(rb.k_kss.v, rb.k_kss.n);
+		printf("# %s: K at kthread_should_stop = %.0f in-run (%zu pairs)\n", label, k, rb.k_kss.n);
+		m->k_kss = k;
+	} else {
+		m->k_kss = m->k_thr;
 	}
 }
 

@@ -81,7 +81,7 @@ struct rstats {
 	uint64_t c[MAX_CPUS][NCOUNTERS];
 	uint64_t window_on, window_off;	/* raw ts, 0 = not seen */
 	/* in-run K: ts(twin) - ts(twin_cal), where the _cal event runs just before */
-	struct { uint64_t *v; size_t n, cap; } k_fts, k_thr;
+	struct { uint64_t *v; size_t n, cap; } k_fts, k_thr, k_kss;
 	uint64_t lines, events, lost;
 	char comm[65536][16];		/* last comm seen per pid (for output) */
 };
@@ -95,7 +95,9 @@ struct model {
 	double n_cpu;		/* N: one netcost probe closing a per-CPU frame (irq, softirq, net) */
 	double k_fts;		/* K: one ftrace kprobe-event handler at finish_task_switch */
 	double k_thr;		/* K: the same at irq_forced_thread_fn / irq_thread_fn */
-	double d_fts;		/* netcost's fentry at finish_task_switch: its stamp beyond a kprobe's */
+	double d_fts;		/* netcost's fentry (any site): its stamp beyond a kprobe's */
+	double k_kss;		/* K: one ftrace kprobe-event handler at kthread_should_stop */
+	int thr_fentry;		/* netcost's IRQ-thread run: fentry to kthread_should_stop (0.4.0) */
 	double n_min;		/* netcost's cheapest probe: call, test, return */
 	double dispatch;	/* a tracepoint's dispatch of two probes, over one */
 	int record_all;		/* record everything, no window (phase A) */

@@ -78,6 +78,13 @@ ftrace_on() {
 		[ $f = irq_exit_rcu ] || kp "p:oracle/${f}_cal $s"
 		kp "r:oracle/${f}_r $s"
 	done
+	# netcost 0.4.0 ends an IRQ thread run at the thread's next
+	# kthread_should_stop() (every kthread's loop calls it), with a twin
+	s=$(ksym kthread_should_stop)
+	if [ -n "$s" ]; then
+		kp "p:oracle/kss $s"
+		kp "p:oracle/kss_cal $s"
+	fi
 	grep -q ' nc_set_recording' /proc/kallsyms && kp "p:oracle/rec nc_set_recording on=%di:u8"
 	echo 1 > events/oracle/enable || die "enable kprobe events"
 	for e in irq/irq_handler_entry irq/irq_handler_exit irq/softirq_entry irq/softirq_exit \

@@ -342,6 +342,23 @@ static double krp_entry(uint64_t ts, const char *sym)
 	return (double)ts + (model_hooked(M, sym) ? M->k_thr + M->n_sys : 0);
 }
 
+/*
+ * netcost's fentry hooks (0.4.0) share its one ftrace_ops, which runs
+ * after ftrace's kprobes at every site, the same step of ftrace's list
+ * function later (d_fts, measured at finish_task_switch).  An IRQ thread
+ * run's start stamps after the hook's work (+K + d + N), its end at
+ * kthread_should_stop() first (+K + d).
+ */
+static double fe_entry(uint64_t ts, const char *sym)
+{
+	return (double)ts + (model_hooked(M, sym) ? M->k_thr + M->d_fts + M->n_sys : 0);
+}
+
+static double fe_at(uint64_t ts, const char *sym, double k)
+{
+	return (double)ts + (model_hooked(M, sym) ? k + M->d_fts : 0);
+}
+
 static double krp_return(uint64_t ts, const char *sym)
 {
 	return (double)ts - (model_hooked(M, sym) ? M->n_sys - M->n_min : 0);
@@ -932,7 +949,7 @@ static void ev_thread_entry(uint64_t ts, const char *sym, int pid)
 		return;
 	}
 	t->thr_open = 1;
-	t->thr_t0 = krp_entry(ts, sym);
+	t->thr_t0 = M->thr_fentry ? fe_entry(ts, sym) : krp_entry(ts, sym);
 	t->thr_h0 = task_hard(t);
 	t->thr_o0 = task_off(t);
 	t->thr_raw = ts;
@@ -942,7 +959,7 @@ static void ev_thread_return(int c, uint64_t ts, const char *sym, int pid)
 {
 	struct task *t = task(pid);
 
-	if (!t->thr_open)
+	if (!t->thr_open || M->thr_fentry)
 		return;
 	if (t->thr_nest) {
 		t->thr_nest--;
@@ -951,6 +968,24 @@ static void ev_thread_return(int c, uint64_t ts, const char *sym, int pid)
 	t->thr_open = 0;
 	record(c, ST_IRQ_THREAD,
 	       (krp_return(ts, sym) - t->thr_t0) - (task_hard(t) - t->thr_h0) - (task_off(t) - t->thr_o0),
+	       t->thr_raw, ts, pid, 1);
+}
+
+/*
+ * ev_thread_stop - kthread_should_stop() in task @pid: with netcost 0.4.0
+ * the end of its open IRQ thread run (nested calls of 7.x ended with it)
+ */
+static void ev_thread_stop(int c, uint64_t ts, int pid)
+{
+	struct task *t = task(pid);
+
+	if (!M->thr_fentry || !t->thr_open)
+		return;
+	t->thr_open = 0;
+	t->thr_nest = 0;
+	record(c, ST_IRQ_THREAD,
+	       (fe_at(ts, "kthread_should_stop", M->k_kss) - t->thr_t0) -
+	       (task_hard(t) - t->thr_h0) - (task_off(t) - t->thr_o0),
 	       t->thr_raw, ts, pid, 1);
 }
 
@@ -1116,6 +1151,8 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 		if ((!strcmp(ev, "irq_forced_thread_fn_e") && !strcmp(prev_ev[cpu], "irq_forced_thread_fn_cal")) ||
 		    (!strcmp(ev, "irq_thread_fn_e") && !strcmp(prev_ev[cpu], "irq_thread_fn_cal")))
 			push_k(&rs->k_thr.v, &rs->k_thr.n, &rs->k_thr.cap, ts - prev_ts[cpu]);
+		if (!strcmp(ev, "kss") && !strcmp(prev_ev[cpu], "kss_cal"))
+			push_k(&rs->k_kss.v, &rs->k_kss.n, &rs->k_kss.cap, ts - prev_ts[cpu]);
 		snprintf(prev_ev[cpu], sizeof(prev_ev[cpu]), "%s", ev);
 		prev_ts[cpu] = ts;
 
@@ -1170,6 +1207,8 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 			ev_thread_entry(ts, kprobe_sym(ev), pid);
 		} else if (!strcmp(ev, "irq_forced_thread_fn_r") || !strcmp(ev, "irq_thread_fn_r")) {
 			ev_thread_return(cpu, ts, kprobe_sym(ev), pid);
+		} else if (!strcmp(ev, "kss")) {
+			ev_thread_stop(cpu, ts, pid);
 		} else if (!strcmp(ev, "irq_exit_rcu_e")) {
 			cpus[cpu].irq_exit_depth++;
 		} else if (!strcmp(ev, "irq_exit_rcu_r")) {
