@@ -37,8 +37,14 @@ setup:
 
 LAB_TOOLS := $(patsubst tests/lab/tools/%.c,$(BUILD)/bin/%,$(wildcard tests/lab/tools/*.c))
 
-tools: $(LAB_TOOLS)
+tools: $(LAB_TOOLS) $(BUILD)/bin/nc-ubench
 	@$(MAKE) --no-print-directory -C userspace BUILD=$(BUILD)
+
+# bench/ubench.c: micro-loops for bench/overhead (in the lab image, as the
+# other programs of build/bin)
+$(BUILD)/bin/nc-ubench: bench/ubench.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -Wall -Wextra -Werror -o $@ $<
 
 # guest-side test tools (tests/lab/tools/), put in the lab image; they
 # speak netlink with libmnl, except nc-pty

@@ -54,7 +54,8 @@
 
 /*
  * NC_TP_GUARD - the first line of every tracepoint probe (a declaration,
- * or nothing: it carries its own semicolon).  Up to
+ * or nothing: it carries its own semicolon), or of its body where a
+ * filter that touches no per-CPU state comes before it (sys_enter).  Up to
  * 6.12 the kernel calls tracepoint probes with preemption disabled; later
  * kernels (7.3 among them) call them inside an SRCU-fast read section, or
  * preemptible (faultable sys_enter/sys_exit), so the probe disables

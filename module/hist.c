@@ -13,8 +13,9 @@
  * from preempt_count() took a dozen instructions), so the outer one's
  * sequence stays odd until the outer update is done, and the netlink
  * reader on another CPU takes a consistent copy without a lock when all
- * four were even and unchanged (the retry loop of nc_hist_copy()).  A bucket is a u32 that counts on
- * in wraps[] when it goes round; the copy makes whole u64s of the two.
+ * four were even and unchanged (the retry loop of nc_hist_copy()).  A
+ * bucket is a u32 that counts on in wraps[] when it goes round; the copy
+ * makes whole u64s of the two.
  * No netlink here.
  */
 #include <linux/cpu.h>

@@ -334,13 +334,12 @@ static void nc_hook_detach(struct nc_hook *h)
 {
 	if (!h->attached)
 		return;
-	if (h->kind == NETCOST_HOOK_TRACEPOINT) {
+	if (h->kind == NETCOST_HOOK_TRACEPOINT)
 		tracepoint_probe_unregister(h->tp, h->probe, h);
-	} else if (h->kind == NETCOST_HOOK_KPROBE) {
+	else if (h->kind == NETCOST_HOOK_KPROBE)
 		unregister_kprobe(&h->kp);
-	} else {
+	else
 		nc_hook_detach_fentry(h);
-	}
 	h->attached = false;
 }
 

@@ -33,7 +33,7 @@
 	BUILD_BUG_ON(sizeof(register_trace_##tp(probe, NULL)) != sizeof(int))
 /* function hooks: the callback type of the mechanism that calls them */
 #define NC_CHECK_FN(type, fn) \
-	BUILD_BUG_ON(!__builtin_types_compatible_p(typeof(&fn), type))
+	BUILD_BUG_ON(!__builtin_types_compatible_p(typeof(fn) *, type))
 
 static void __maybe_unused nc_probe_types(void)
 {

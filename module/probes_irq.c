@@ -227,14 +227,12 @@ out:
  * before the end stamp, so that the calls that end nothing take none:
  * the run holds those few instructions too.
  */
-void nc_fe_kthread_should_stop(void *hook, struct ftrace_regs *fregs)
+static noinline void nc_irq_thread_stop(void *hook)
 {
 	struct nc_stamp st;
 	struct nc_task *t;
 	u64 t0;
 
-	if (nc_task_kind(current) != NC_TASK_IRQ_THREAD)
-		return;
 	preempt_disable_notrace();
 	t = nc_task_find(current);
 	if (!t || !(t->frames & NC_FRAME_IRQ_THREAD))
@@ -247,4 +245,11 @@ void nc_fe_kthread_should_stop(void *hook, struct ftrace_regs *fregs)
 	nc_probe_end(t0);
 out:
 	preempt_enable_notrace();
+}
+
+void nc_fe_kthread_should_stop(void *hook, struct ftrace_regs *fregs)
+{
+	/* the filter inline, the body (its frame set up) only in IRQ threads */
+	if (nc_task_kind(current) == NC_TASK_IRQ_THREAD)
+		nc_irq_thread_stop(hook);
 }

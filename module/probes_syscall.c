@@ -38,18 +38,20 @@ static int nc_sys_stage(long id)
 	}
 }
 
-void nc_tp_sys_enter(void *data, struct pt_regs *regs, long id)
+/*
+ * The probes are a filter and a body: the filter runs for every system
+ * call of every task and must be a few instructions (it touches no
+ * per-CPU state: preemption may be on there since 6.13); the body, out
+ * of line, sets up its frame (stack protector, zeroed locals, the
+ * preemption guard) only for the calls netcost watches.
+ */
+static noinline void nc_sys_enter(void *data, int stage)
 {
 	NC_TP_GUARD()
-	int stage = nc_sys_stage(id);
+	u64 t0 = nc_hit(data);
 	struct nc_stamp st;
 	struct nc_task *t;
-	u64 t0;
 
-	/* every system call of every task comes here: leave at once */
-	if (stage < 0)
-		return;
-	t0 = nc_hit(data);
 	if (in_compat_syscall())
 		goto out;
 	t = nc_task_get(current);
@@ -68,15 +70,22 @@ out:
 	nc_probe_end(t0);
 }
 
-void nc_tp_sys_exit(void *data, struct pt_regs *regs, long ret)
+void nc_tp_sys_enter(void *data, struct pt_regs *regs, long id)
+{
+	int stage = nc_sys_stage(id);
+
+	/* every system call of every task comes here: leave at once */
+	if (stage >= 0)
+		nc_sys_enter(data, stage);
+}
+
+static noinline void nc_sys_exit(void *data)
 {
 	NC_TP_GUARD()
 	struct nc_stamp st;
 	struct nc_task *t;
 	u64 t0;
 
-	if (nc_sys_stage(syscall_get_nr(current, regs)) < 0)
-		return;
 	nc_stamp(this_nc_cpu(), &st);
 	t0 = nc_hit(data);
 	t = nc_task_find(current);
@@ -88,4 +97,10 @@ void nc_tp_sys_exit(void *data, struct pt_regs *regs, long ret)
 	nc_task_put(t);
 out:
 	nc_probe_end(t0);
+}
+
+void nc_tp_sys_exit(void *data, struct pt_regs *regs, long ret)
+{
+	if (nc_sys_stage(syscall_get_nr(current, regs)) >= 0)
+		nc_sys_exit(data);
 }

@@ -64,7 +64,7 @@ enum netcost_attr {
 	NETCOST_A_COUNTER,		/* nest, repeated: enum netcost_counter_attr */
 	NETCOST_A_TASK_SLOTS,		/* u32: slots in the task table */
 	NETCOST_A_TASK_SLOTS_USED,	/* u32: slots held now */
-	NETCOST_A_PROBE_COST_P50,	/* u32: cycles, median of the sampled probe bodies (0.4.0) */
+	NETCOST_A_PROBE_COST_P50,	/* u32: cycles, median of the sampled bodies (0.4.0) */
 	NETCOST_A_PROBE_COST_P90,	/* u32: cycles, their 90th percentile (0.4.0) */
 	NETCOST_A_PROBE_COST_SAMPLES,	/* u64: probe bodies timed since load (0.4.0) */
 

@@ -291,7 +291,25 @@ static void test_overhead(void **state)
 	assert_true(o->cost_per_hit < 0 && o->cycles_per_s < 0 && o->cpu_pct < 0);
 	assert_true(o->hook[0].cycles_per_s < 0);
 
+	/*
+	 * two hooks of one name, told apart by their kind (the fentry on
+	 * finish_task_switch() and its test-only kprobe twin): each is
+	 * matched with its own earlier count
+	 */
+	info_at(a, 1000000000, 1000, 500, 90);
+	info_at(b, 3000000000, 21000, 5500, 100);
+	strcpy(a->hook[1].name, "irq_handler_entry");
+	strcpy(b->hook[1].name, "irq_handler_entry");
+	a->hook[0].kind = b->hook[0].kind = NETCOST_HOOK_FENTRY;
+	a->hook[1].kind = b->hook[1].kind = NETCOST_HOOK_KPROBE;
+	assert_int_equal(nc_overhead(a, b, o), 0);
+	assert_float_equal(o->hook[0].hits_per_s, 10000, EPS);
+	assert_float_equal(o->hook[1].hits_per_s, 2500, EPS);
+	assert_int_equal(o->hook[0].kind, NETCOST_HOOK_FENTRY);
+	assert_true(o->hook[0].dup_name && o->hook[1].dup_name);
+
 	/* the module loaded again between the reads; no time between them */
+	info_at(a, 1000000000, 1000, 500, 90);
 	info_at(b, 3000000000, 10, 5500, 100);
 	assert_int_equal(nc_overhead(a, b, o), -1);
 	info_at(b, 1000000000, 21000, 5500, 100);

@@ -445,7 +445,8 @@ double nc_hist_bucket_pct(const struct nc_hist *h, unsigned int b)
  * sampled self-cost per hit of @b (probe_cost_cycles: the mean; its median
  * and 90th percentile when the module sends them), and so the cycles
  * per second and the % of one CPU the probes take.  Hooks are matched by
- * name; a hook missing from @a counts from 0 hits.  Returns 0, or -1 when
+ * name and kind (a function may be hooked two ways, one attached); a hook
+ * missing from @a counts from 0 hits.  Returns 0, or -1 when
  * the replies cannot be compared: no time between them, or a hit count
  * that went back (the module was loaded again).
  */
@@ -467,11 +468,15 @@ int nc_overhead(const struct nc_info *a, const struct nc_info *b, struct nc_over
 		uint64_t before = 0;
 
 		for (k = 0; k < a->nr_hooks; k++)
-			if (!strcmp(a->hook[k].name, hb->name))
+			if (!strcmp(a->hook[k].name, hb->name) && a->hook[k].kind == hb->kind)
 				before = a->hook[k].hits;
 		if (hb->hits < before)
 			return -1;
 		r->name = hb->name;
+		r->kind = hb->kind;
+		for (k = 0; k < b->nr_hooks; k++)
+			if (k != i && !strcmp(b->hook[k].name, hb->name))
+				r->dup_name = true;
 		r->hits_per_s = (double)(hb->hits - before) / o->interval_s;
 		r->cycles_per_s = o->cost_per_hit < 0 ? -1 : r->hits_per_s * o->cost_per_hit;
 		r->cpu_pct = r->cycles_per_s < 0 || !hz ? -1 : 100 * r->cycles_per_s / hz;

@@ -69,6 +69,8 @@ double nc_hist_bucket_pct(const struct nc_hist *h, unsigned int b);
 /* One hook's share of the probes' cost (nc_overhead()) */
 struct nc_hook_rate {
 	const char *name;		/* points into the later INFO */
+	uint8_t kind;			/* enum netcost_hook_kind */
+	bool dup_name;			/* another hook has its name (told apart by kind) */
 	double hits_per_s;
 	double cycles_per_s;		/* -1: no self-cost sampled yet */
 	double cpu_pct;			/* of one CPU; -1: as above, or no TSC rate */

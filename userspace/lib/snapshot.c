@@ -28,6 +28,12 @@ static const char *const nc_hook_kinds[] = {
 	[NETCOST_HOOK_FENTRY]		= "fentry",
 };
 
+/* nc_hook_kind_name - the name of hook kind @kind, "?" for one this tool does not know */
+const char *nc_hook_kind_name(uint8_t kind)
+{
+	return kind < ARRAY_SIZE(nc_hook_kinds) && nc_hook_kinds[kind] ? nc_hook_kinds[kind] : "?";
+}
+
 static const char *const nc_unit_names[] = {
 	[NETCOST_UNIT_CYCLES]	= "cycles",
 	[NETCOST_UNIT_PACKETS]	= "packets",

@@ -26,6 +26,7 @@
 
 
 json_t *nc_info_to_json(const struct nc_info *info);
+const char *nc_hook_kind_name(uint8_t kind);
 json_t *nc_config_to_json(const struct nc_config *cfg);
 json_t *nc_model_to_json(const struct nc_model *m, bool all);
 json_t *nc_snapshot_to_json(const struct nc_model *m);

@@ -32,8 +32,9 @@ static json_t *nc_jfig(double v)
 /*
  * nc_overhead_to_json - "overhead" of info -j: the interval, hits per
  * second, self-cost per hit, cycles per second and % of one CPU, in total
- * and per hook (keyed by name); null figures when there is no second read
- * (-i 0) or no self-cost sampled yet
+ * and per hook (keyed by name, "name/kind" when two hooks share a name);
+ * null figures when there is no second read (-i 0) or no self-cost
+ * sampled yet
  */
 static json_t *nc_overhead_to_json(const struct nc_overhead *ov, bool have)
 {
@@ -49,8 +50,13 @@ static json_t *nc_overhead_to_json(const struct nc_overhead *ov, bool have)
 	json_object_set_new(o, "cpu_pct", have ? nc_jfig(ov->cpu_pct) : json_null());
 	for (i = 0; have && i < ov->nr_hooks; i++) {
 		const struct nc_hook_rate *r = &ov->hook[i];
+		char key[NC_NAME_LEN + 16];
 
-		json_object_set_new(hooks, r->name, json_pack("{s:o, s:o, s:o}",
+		if (r->dup_name)
+			snprintf(key, sizeof(key), "%s/%s", r->name, nc_hook_kind_name(r->kind));
+		else
+			snprintf(key, sizeof(key), "%s", r->name);
+		json_object_set_new(hooks, key, json_pack("{s:o, s:o, s:o}",
 			"probe_hits_per_s", json_real(r->hits_per_s),
 			"cycles_per_s", nc_jfig(r->cycles_per_s),
 			"cpu_pct", nc_jfig(r->cpu_pct)));
