@@ -139,6 +139,12 @@ static struct nc_hook nc_hooks[] = {
 	NC_TP("sys_exit", NETCOST_GROUP_SYSCALL | NETCOST_GROUP_WAIT, nc_tp_sys_exit),
 };
 
+/* nc_is_fe - whether @h is the fentry hook of callback @id */
+static bool nc_is_fe(const struct nc_hook *h, enum nc_fe_id id)
+{
+	return h->kind == NETCOST_HOOK_FENTRY && h->fe_id == id;
+}
+
 /* nc_kp_hook - the table entry behind a kprobe */
 void *nc_kp_hook(struct kprobe *p)
 {
@@ -386,12 +392,11 @@ MODULE_PARM_DESC(fts_kprobe, "test only: hook finish_task_switch() with a kprobe
  */
 static bool nc_hook_needed(const struct nc_hook *h)
 {
-	if (h->kind == NETCOST_HOOK_FENTRY && h->fe_id == NC_FE_FINISH_TASK_SWITCH)
+	if (nc_is_fe(h, NC_FE_FINISH_TASK_SWITCH))
 		return !nc_fts_kprobe;
 	if (h->kp_handler == nc_kp_finish_task_switch)
 		return nc_fts_kprobe;
-	return !(IS_ENABLED(CONFIG_PREEMPT_RT) && h->kind == NETCOST_HOOK_FENTRY &&
-		 h->fe_id == NC_FE_DO_SOFTIRQ);
+	return !(IS_ENABLED(CONFIG_PREEMPT_RT) && nc_is_fe(h, NC_FE_DO_SOFTIRQ));
 }
 
 /*
@@ -404,8 +409,7 @@ static bool nc_irq_thread_end_on(void)
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++) {
-		if (nc_hooks[i].kind == NETCOST_HOOK_FENTRY &&
-		    nc_hooks[i].fe_id == NC_FE_KTHREAD_SHOULD_STOP)
+		if (nc_is_fe(&nc_hooks[i], NC_FE_KTHREAD_SHOULD_STOP))
 			return nc_hooks[i].attached;
 	}
 	return false;
@@ -418,8 +422,7 @@ static void nc_resume_in_fts_update(void)
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++) {
-		if ((nc_hooks[i].kind == NETCOST_HOOK_FENTRY &&
-		     nc_hooks[i].fe_id == NC_FE_FINISH_TASK_SWITCH) ||
+		if (nc_is_fe(&nc_hooks[i], NC_FE_FINISH_TASK_SWITCH) ||
 		    nc_hooks[i].kp_handler == nc_kp_finish_task_switch)
 			on |= nc_hooks[i].attached;
 	}
@@ -490,7 +493,7 @@ int nc_hooks_apply(u32 groups)
 
 		if (!(h->groups & groups) || h->attached || !nc_hook_needed(h))
 			continue;
-		if (h->kind == NETCOST_HOOK_FENTRY && h->fe_id == NC_FE_IRQ_THREAD &&
+		if (nc_is_fe(h, NC_FE_IRQ_THREAD) &&
 		    !nc_irq_thread_end_on())
 			continue;
 		err = nc_hook_attach(h);
