@@ -118,7 +118,7 @@ void nc_hist_clear(struct nc_hist *h)
 static bool nc_hist_copy(const struct nc_hist *src, struct nc_hist *raw,
 			 struct nc_hist_snap *dst)
 {
-	u32 s1[NC_LEVELS], s2[NC_LEVELS], b, hi;
+	u32 s1[NC_LEVELS], s2[NC_LEVELS], b, lo, hi;
 	int tries = 64, i;
 	bool busy;
 
@@ -127,7 +127,23 @@ static bool nc_hist_copy(const struct nc_hist *src, struct nc_hist *raw,
 		for (i = 0; i < NC_LEVELS; i++)
 			s1[i] = READ_ONCE(src->seq[i]);
 		smp_rmb();	/* seqs read before the data (pairs with nc_record's wmb) */
-		memcpy(raw, src, sizeof(*raw));
+		/*
+		 * The header, then only the buckets between min's and max's:
+		 * no event lies outside them, and most of a histogram's 1.6 kB
+		 * is never touched (a full copy was most of a dump's time).
+		 * A torn min or max still indexes inside the arrays, and the
+		 * sequences below reject the copy.
+		 */
+		memcpy(raw, src, offsetof(struct nc_hist, buckets));
+		if (raw->min_inv) {
+			lo = netcost_hist_index(~raw->min_inv);
+			hi = netcost_hist_index(raw->max);
+			if (lo <= hi) {
+				memcpy(&raw->buckets[lo], &src->buckets[lo],
+				       (hi - lo + 1) * sizeof(raw->buckets[0]));
+				memcpy(&raw->wraps[lo], &src->wraps[lo], hi - lo + 1);
+			}
+		}
 		smp_rmb();	/* data read before the seqs again */
 		for (i = 0; i < NC_LEVELS; i++) {
 			s2[i] = READ_ONCE(src->seq[i]);
@@ -148,8 +164,9 @@ static bool nc_hist_copy(const struct nc_hist *src, struct nc_hist *raw,
 	 * Every event lies in [min, max], so only their buckets' range can
 	 * hold any: most of the 313 are never walked.
 	 */
+	lo = netcost_hist_index(~raw->min_inv);
 	hi = netcost_hist_index(raw->max);
-	for (b = netcost_hist_index(~raw->min_inv); b <= hi; b++) {
+	for (b = lo; b <= hi; b++) {
 		u64 v = ((u64)raw->wraps[b] << 32) + raw->buckets[b] - raw->base;
 
 		dst->buckets[b] = v;
