@@ -113,6 +113,30 @@ static void test_signals(void **state)
 	nc_child_free(&b);
 }
 
+/*
+ * started with SIGINT ignored (a script's background job): the child
+ * still dies of the SIGINT sent right after it was spawned, before it
+ * ran at all
+ */
+static void test_signals_inherited_ignored(void **state)
+{
+	struct nc_child a;
+	int i;
+
+	(void)state;
+	signal(SIGINT, SIG_IGN);
+	for (i = 0; i < 5; i++) {
+		sh(&a, "sink", "exec sleep 30");
+		assert_int_equal(nc_child_spawn(&a, NULL, NULL), 0);
+		nc_child_signal(&a, SIGINT);
+		wait_end(&a);
+		assert_true(WIFSIGNALED(a.status));
+		assert_int_equal(WTERMSIG(a.status), SIGINT);
+		nc_child_free(&a);
+	}
+	signal(SIGINT, SIG_DFL);
+}
+
 /* a chatty child: stderr is kept up to NC_CHILD_ERR_KEEP, and it never blocks */
 static void test_stderr_capped(void **state)
 {
@@ -346,6 +370,7 @@ int main(void)
 		cmocka_unit_test(test_output_and_status),
 		cmocka_unit_test(test_success),
 		cmocka_unit_test(test_signals),
+		cmocka_unit_test(test_signals_inherited_ignored),
 		cmocka_unit_test(test_stderr_capped),
 		cmocka_unit_test(test_poll_extra_fd),
 		cmocka_unit_test(test_no_such_program),

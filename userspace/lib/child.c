@@ -53,20 +53,36 @@ bool nc_child_running(const struct nc_child *ch)
 int nc_child_spawn(struct nc_child *ch, nc_child_hook hook, void *arg)
 {
 	int out[2], err[2], go[2];
+	sigset_t stop, mask;
 	char c = 0;
 
 	if (pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC) || pipe2(go, O_CLOEXEC)) {
 		nc_err("run: pipe: %s", strerror(errno));
 		return NC_EXIT_ERROR;
 	}
+	/*
+	 * netcost stops its children with SIGINT and SIGTERM, which a
+	 * netcost started in the background of a script inherits ignored,
+	 * and so would its child: a signal that finds them ignored is lost.
+	 * Blocked across the fork, they stay pending in the child until it
+	 * has set them back to their default.
+	 */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigprocmask(SIG_BLOCK, &stop, &mask);
 	ch->pid = fork();
 	if (ch->pid < 0) {
+		sigprocmask(SIG_SETMASK, &mask, NULL);
 		nc_err("run: fork: %s", strerror(errno));
 		return NC_EXIT_ERROR;
 	}
 	if (!ch->pid) {
 		int null = open("/dev/null", O_RDONLY);
 
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		sigprocmask(SIG_SETMASK, &mask, NULL);
 		dup2(null, STDIN_FILENO);
 		dup2(out[1], STDOUT_FILENO);
 		dup2(err[1], STDERR_FILENO);
@@ -75,13 +91,12 @@ int nc_child_spawn(struct nc_child *ch, nc_child_hook hook, void *arg)
 		if (close_range(3, ~0U, 0))
 			for (int fd = 3; fd < 1024; fd++)
 				close(fd);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
 		execvp(ch->argv.argv[0], ch->argv.argv);
 		dprintf(STDERR_FILENO, "netcost run: cannot run %s: %s\n",
 			ch->argv.argv[0], strerror(errno));
 		_exit(127);
 	}
+	sigprocmask(SIG_SETMASK, &mask, NULL);
 	close(out[1]);
 	close(err[1]);
 	close(go[0]);
