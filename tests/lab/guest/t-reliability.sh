@@ -134,14 +134,17 @@ echo "# unload under fire: $CYCLES insmod/rmmod cycles during UDP load, a STATS 
 sleep 1
 slab_snap /tmp/rel.slab0
 # The snapshot is settled: 7 s later (past kfree_rcu's batching), idle,
-# no cache holds more than 16 objects more than it read (vmap_area left
-# out, as below: freed areas are purged lazily).
+# no cache holds half the leak limit below more than it read (vmap_area
+# left out, as below: freed areas are purged lazily).  Not tighter: the
+# test's own processes come and go, and their maple tree nodes are freed
+# after a grace period (7.3, full run: maple_node 82 -> 106 in 7 s).
 sleep 7
 slab_snap /tmp/rel.slabchk
-_off=$(awk 'FILENAME == ARGV[1] { a[$1] = $2; next }
-	($1 in a) && $1 !~ /^@/ && $1 != "vmap_area" && $2 - a[$1] > 16 { print $1 ":" a[$1] "->" $2 }' /tmp/rel.slab0 /tmp/rel.slabchk | tr '\n' ' ')
+_half=$CYCLES; [ "$_half" -lt 64 ] && _half=64; _half=$((_half / 2))
+_off=$(awk -v half=$_half 'FILENAME == ARGV[1] { a[$1] = $2; next }
+	($1 in a) && $1 !~ /^@/ && $1 != "vmap_area" && $2 - a[$1] >= half { print $1 ":" a[$1] "->" $2 }' /tmp/rel.slab0 /tmp/rel.slabchk | tr '\n' ' ')
 if [ -z "$_off" ]; then
-	ok "slab snapshot settled: 7 s later, idle, no cache 16 objects higher (filp $(awk '$1 == "filp" { print $2 }' /tmp/rel.slab0) -> $(awk '$1 == "filp" { print $2 }' /tmp/rel.slabchk))"
+	ok "slab snapshot settled: 7 s later, idle, no cache $_half objects higher (filp $(awk '$1 == "filp" { print $2 }' /tmp/rel.slab0) -> $(awk '$1 == "filp" { print $2 }' /tmp/rel.slabchk))"
 else
 	not_ok "slab snapshot not settled: 7 s later, idle: $_off"
 fi
