@@ -25,7 +25,7 @@ BUILD := $(CURDIR)/build
 KERNEL_SRC := Kbuild $(wildcard module/*.c module/*.h include/*.h include/uapi/*.h)
 
 .PHONY: all setup tools modules module check unit unit-san fuzz lab oracle demo lint sparse clean \
-	dkms-install install bench bench-gen bench-overhead bench-dump help reliability
+	dkms-install install bench bench-gen bench-overhead bench-dump qprof help reliability
 
 all: tools modules
 
@@ -153,6 +153,19 @@ bench-overhead: setup tools $(BUILD)/bin/nc-bench-dump $(addprefix module-,$(BEN
 	@bench/overhead --kernels "$(BENCH_KERNELS)" $(BENCH_ARGS)
 bench-dump: setup tools $(BUILD)/bin/nc-bench-dump $(addprefix module-,$(BENCH_KERNELS))
 	@bench/overhead --kernels "$(firstword $(BENCH_KERNELS))" --smp "2 8" $(BENCH_ARGS)
+
+# bench/qprof: the guest's exact instruction profile by function (a qemu
+# TCG plugin, its guest mark and the host report)
+qprof: $(BUILD)/qprof/qprof.so $(BUILD)/qprof/qprof-report $(BUILD)/bin/nc-qprof-mark
+$(BUILD)/qprof/qprof.so: bench/qprof/plugin.c bench/qprof/api.h bench/qprof/mark.h
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -Wall -Wextra -Werror -shared -fPIC -fvisibility=hidden -o $@ $<
+$(BUILD)/qprof/qprof-report: bench/qprof/report.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -Wall -Wextra -Werror -o $@ $<
+$(BUILD)/bin/nc-qprof-mark: bench/qprof/mark.c bench/qprof/mark.h
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -Wall -Wextra -Werror -o $@ $<
 
 $(BUILD)/bin/nc-bench-dump: bench/overhead-dump.c tests/lab/tools/nc-mnl.h include/uapi/netcost.h
 	@mkdir -p $(dir $@)
