@@ -23,44 +23,6 @@
  */
 #include "netcost.h"
 
-/*
- * nc_net - @end - @start - @excl, computed signed.  A negative result
- * means the exclusions overlap the interval wrongly; it is recorded as 0
- * and counted in clamped_negative, never hidden.
- */
-u64 nc_net(u64 end, u64 start, u64 excl)
-{
-	s64 net = (s64)(end - start) - (s64)excl;
-
-	if (net < 0) {
-		nc_count(NETCOST_CTR_CLAMPED_NEGATIVE, 1);
-		return 0;
-	}
-	return net;
-}
-
-/* nc_frame_begin - open per-CPU frame @f in the current task at @st */
-void nc_frame_begin(struct nc_frame *f, const struct nc_stamp *st)
-{
-	f->owner = current;
-	f->start = st->now;
-	f->excl = 0;
-	f->hard_snap = st->hard;
-	f->out_at = 0;
-	f->list = false;
-	f->depth = 1;
-}
-
-/*
- * nc_frame_end - close per-CPU frame @f at @st and return its net cycles:
- * wall time minus nested interrupts minus time its owner was off CPU.
- */
-u64 nc_frame_end(struct nc_frame *f, const struct nc_stamp *st)
-{
-	f->depth = 0;
-	return nc_net(st->now, f->start, f->excl + (st->hard - f->hard_snap));
-}
-
 static void nc_frame_pause(struct nc_frame *f, struct task_struct *prev,
 			   const struct nc_stamp *st)
 {

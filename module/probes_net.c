@@ -56,7 +56,7 @@ void nc_tp_napi_poll(void *data, struct napi_struct *napi, int work,
 }
 
 /* nc_frame_nest - go one level deeper if @f is open in this task */
-static bool nc_frame_nest(struct nc_frame *f)
+static __always_inline bool nc_frame_nest(struct nc_frame *f)
 {
 	if (f->depth && f->owner == current) {
 		f->depth++;
@@ -66,7 +66,7 @@ static bool nc_frame_nest(struct nc_frame *f)
 }
 
 /* nc_frame_unnest - whether this exit closes the outermost level */
-static bool nc_frame_unnest(struct nc_frame *f)
+static __always_inline bool nc_frame_unnest(struct nc_frame *f)
 {
 	if (!f->depth || f->owner != current)
 		return false;
@@ -77,7 +77,7 @@ static bool nc_frame_unnest(struct nc_frame *f)
  * nc_frame_open - open @f now, or nest into it; the probe sample ends.
  * @f is in softirq frames from nc_bh_get().
  */
-static void nc_frame_open(struct nc_cpu *c, struct nc_frame *f, u64 t0)
+static __always_inline void nc_frame_open(struct nc_cpu *c, struct nc_frame *f, u64 t0)
 {
 	struct nc_stamp st;
 
@@ -94,7 +94,7 @@ static void nc_frame_open(struct nc_cpu *c, struct nc_frame *f, u64 t0)
  * nc_frame_close - leave one level of @f, one of @b's, recording @stage
  * at the last; then @b may go back (nc_bh_put())
  */
-static void nc_frame_close(struct nc_bh *b, struct nc_frame *f,
+static __always_inline void nc_frame_close(struct nc_bh *b, struct nc_frame *f,
 			   enum netcost_stage stage, const struct nc_stamp *st)
 {
 	if (nc_frame_unnest(f)) {

@@ -168,9 +168,11 @@ void nc_wait_flush(void)
 		nc_count(NETCOST_CTR_RUNQ_WAIT_BEHIND_OTHER_CYCLES, wait);
 		return;
 	}
+	/* the split's counters are all of the wait group: one check */
+	if (!(this_cpu_read(nc_cpu.rec) & NETCOST_GROUP_WAIT))
+		return;
 	for (i = 0; i < NC_CLS_NR; i++)
-		if (w->pend_d[i])
-			nc_count(nc_behind(i), w->pend_d[i]);
+		this_cpu_add(nc_ctrs->counters[nc_behind(i)], w->pend_d[i]);
 }
 
 /* nc_wait_kind - the kind a task of kind @k (slot @t) waits as, or -1: not followed */
