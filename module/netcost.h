@@ -19,6 +19,8 @@
 #ifndef _NETCOST_H
 #define _NETCOST_H
 
+#include <linux/atomic.h>
+#include <linux/hash.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/string.h>
@@ -547,16 +549,97 @@ static __always_inline enum nc_task_kind nc_task_kind(const struct task_struct *
 
 int nc_tasks_init(void);
 void nc_tasks_exit(void);
-struct nc_task *nc_task_find(struct task_struct *p);
+/*
+ * The task table (tasks.c): look-ups and the frame clock of task slots
+ * are inline, since every context switch runs them for two tasks.
+ */
+extern unsigned int nc_task_bits;
+extern struct nc_task *nc_tasks;
+extern atomic_t *nc_task_hop;
+
+static inline unsigned int nc_home(const struct task_struct *p)
+{
+	return hash_ptr(p, nc_task_bits);
+}
+
+static inline struct nc_task *nc_slot(unsigned int home, int i)
+{
+	return &nc_tasks[(home + i) & (nc_task_slots - 1)];
+}
+
+/* nc_task_find - @p's slot, or NULL */
+static __always_inline struct nc_task *nc_task_find(struct task_struct *p)
+{
+	unsigned int home = nc_home(p);
+	unsigned long hop = atomic_read(&nc_task_hop[home]);
+
+	while (hop) {
+		struct nc_task *t = nc_slot(home, __ffs(hop));
+
+		if (READ_ONCE(t->task) == p)
+			return READ_ONCE(t->pid) == p->pid ? t : NULL;
+		hop &= hop - 1;
+	}
+	return NULL;
+}
+
 struct nc_task *nc_task_get(struct task_struct *p);
 void nc_task_put(struct nc_task *t);
 void nc_task_release(struct task_struct *p);
 void nc_tasks_flush(void);
 unsigned int nc_tasks_used(void);
-void nc_task_settle(struct nc_task *t, const struct nc_stamp *st);
-void nc_task_pause(struct nc_task *t, const struct nc_stamp *st);
-void nc_task_resume(struct nc_task *t, const struct nc_stamp *st);
 void nc_task_switched_in(struct nc_task *t, u64 now);
+
+/*
+ * nc_task_settle - charge the interrupt time this CPU spent since the
+ * task last resumed to the task's open frames: a system call excludes
+ * hardirq and softirq time, an IRQ thread run only hardirq time (its
+ * softirq work, at local_bh_enable(), is part of the run).
+ */
+static __always_inline void nc_task_settle(struct nc_task *t, const struct nc_stamp *st)
+{
+	u64 dh = st->hard - t->hard_snap;
+	u64 ds = st->soft - t->soft_snap;
+
+	if (t->frames & NC_FRAME_SYSCALL)
+		t->sys_excl += dh + ds;
+	if (t->frames & NC_FRAME_IRQ_THREAD)
+		t->thr_excl += dh;
+	t->hard_snap = st->hard;
+	t->soft_snap = st->soft;
+}
+
+/* nc_task_pause - the task of slot @t leaves the CPU: stop its frames' clock */
+static __always_inline void nc_task_pause(struct nc_task *t, const struct nc_stamp *st)
+{
+	if (!t || !t->frames || t->out_at)
+		return;
+	nc_task_settle(t, st);
+	t->out_at = st->now;
+}
+
+/*
+ * nc_task_resume - the task of slot @t runs again: the time it was off
+ * CPU, context switch included, is no part of its frames.  Interrupt
+ * totals are snapshot afresh on this CPU, which may not be the one it
+ * left.
+ */
+static __always_inline void nc_task_resume(struct nc_task *t, const struct nc_stamp *st)
+{
+	if (!t)
+		return;
+	if (t->frames && t->out_at) {
+		u64 out = st->now - t->out_at;
+
+		if (t->frames & NC_FRAME_SYSCALL)
+			t->sys_excl += out;
+		if (t->frames & NC_FRAME_IRQ_THREAD)
+			t->thr_excl += out;
+	}
+	t->out_at = 0;
+	t->hard_snap = st->hard;
+	t->soft_snap = st->soft;
+}
 
 /*
  * nc_bh_of - the softirq frames task slot @t (of a task on this CPU, or

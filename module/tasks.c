@@ -38,37 +38,11 @@ unsigned int nc_task_slots;
 module_param_named(task_slots, nc_task_slots, uint, 0444);
 MODULE_PARM_DESC(task_slots, "task table slots (0: 64 per possible CPU, at least 1024)");
 
-static unsigned int nc_task_bits;
-static struct nc_task *nc_tasks;
-static atomic_t *nc_task_hop;		/* per home: BIT(i) = slot home+i is its */
+unsigned int nc_task_bits;
+struct nc_task *nc_tasks;
+atomic_t *nc_task_hop;			/* per home: BIT(i) = slot home+i is its */
 
 DEFINE_PER_CPU(struct nc_cpu, nc_cpu);
-
-static inline unsigned int nc_home(const struct task_struct *p)
-{
-	return hash_ptr(p, nc_task_bits);
-}
-
-static inline struct nc_task *nc_slot(unsigned int home, int i)
-{
-	return &nc_tasks[(home + i) & (nc_task_slots - 1)];
-}
-
-/* nc_task_find - @p's slot, or NULL */
-struct nc_task *nc_task_find(struct task_struct *p)
-{
-	unsigned int home = nc_home(p);
-	unsigned long hop = atomic_read(&nc_task_hop[home]);
-
-	while (hop) {
-		struct nc_task *t = nc_slot(home, __ffs(hop));
-
-		if (READ_ONCE(t->task) == p)
-			return READ_ONCE(t->pid) == p->pid ? t : NULL;
-		hop &= hop - 1;
-	}
-	return NULL;
-}
 
 /*
  * nc_task_get - @p's slot, claimed if @p has none.  The whole probe
@@ -178,57 +152,6 @@ unsigned int nc_tasks_used(void)
 	for (i = 0; i < nc_task_slots; i++)
 		n += !!READ_ONCE(nc_tasks[i].task);
 	return n;
-}
-
-/*
- * nc_task_settle - charge the interrupt time this CPU spent since the
- * task last resumed to the task's open frames: a system call excludes
- * hardirq and softirq time, an IRQ thread run only hardirq time (its
- * softirq work, at local_bh_enable(), is part of the run).
- */
-void nc_task_settle(struct nc_task *t, const struct nc_stamp *st)
-{
-	u64 dh = st->hard - t->hard_snap;
-	u64 ds = st->soft - t->soft_snap;
-
-	if (t->frames & NC_FRAME_SYSCALL)
-		t->sys_excl += dh + ds;
-	if (t->frames & NC_FRAME_IRQ_THREAD)
-		t->thr_excl += dh;
-	t->hard_snap = st->hard;
-	t->soft_snap = st->soft;
-}
-
-/* nc_task_pause - the task of slot @t leaves the CPU: stop its frames' clock */
-void nc_task_pause(struct nc_task *t, const struct nc_stamp *st)
-{
-	if (!t || !t->frames || t->out_at)
-		return;
-	nc_task_settle(t, st);
-	t->out_at = st->now;
-}
-
-/*
- * nc_task_resume - the task of slot @t runs again: the time it was off
- * CPU, context switch included, is no part of its frames.  Interrupt
- * totals are snapshot afresh on this CPU, which may not be the one it
- * left.
- */
-void nc_task_resume(struct nc_task *t, const struct nc_stamp *st)
-{
-	if (!t)
-		return;
-	if (t->frames && t->out_at) {
-		u64 out = st->now - t->out_at;
-
-		if (t->frames & NC_FRAME_SYSCALL)
-			t->sys_excl += out;
-		if (t->frames & NC_FRAME_IRQ_THREAD)
-			t->thr_excl += out;
-	}
-	t->out_at = 0;
-	t->hard_snap = st->hard;
-	t->soft_snap = st->soft;
 }
 
 /*
