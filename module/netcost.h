@@ -583,7 +583,20 @@ static __always_inline struct nc_task *nc_task_find(struct task_struct *p)
 	return NULL;
 }
 
-struct nc_task *nc_task_get(struct task_struct *p);
+struct nc_task *__nc_task_get(struct task_struct *p);
+
+/*
+ * nc_task_get - @p's slot, claimed if @p has none (NULL: the table is
+ * full).  Most calls find one (IRQ threads and ksoftirqd keep theirs):
+ * the look-up is inline, the claim is not.
+ */
+static __always_inline struct nc_task *nc_task_get(struct task_struct *p)
+{
+	struct nc_task *t = nc_task_find(p);
+
+	return t ? t : __nc_task_get(p);
+}
+
 void nc_task_put(struct nc_task *t);
 void nc_task_release(struct task_struct *p);
 void nc_tasks_flush(void);

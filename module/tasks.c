@@ -45,12 +45,12 @@ atomic_t *nc_task_hop;			/* per home: BIT(i) = slot home+i is its */
 DEFINE_PER_CPU(struct nc_cpu, nc_cpu);
 
 /*
- * nc_task_get - @p's slot, claimed if @p has none.  The whole probe
- * window is searched for @p before a free slot is claimed, so that a
- * task never holds two.  A slot left by a dead task with the same
- * address is taken over and cleared.
+ * __nc_task_get - nc_task_get()'s slow path, when nc_task_find() missed:
+ * the whole probe window is searched for @p before a free slot is
+ * claimed, so that a task never holds two.  A slot left by a dead task
+ * with the same address is taken over and cleared.
  */
-struct nc_task *nc_task_get(struct task_struct *p)
+struct nc_task *__nc_task_get(struct task_struct *p)
 {
 	unsigned int home = nc_home(p);
 	unsigned long hop = atomic_read(&nc_task_hop[home]);
