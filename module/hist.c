@@ -194,6 +194,8 @@ bool nc_stats_copy(int cpu, struct nc_cpu_stats *dst)
 		ok &= nc_hist_copy(per_cpu_ptr(nc_hists[i], cpu), &dst->raw, &dst->hist[i]);
 	for (i = 0; i < __NETCOST_CTR_MAX; i++)
 		dst->c.counters[i] = READ_ONCE(src->counters[i]);
+	/* every hook counts its hits: probe_hits is their growth since the reset */
+	dst->c.counters[NETCOST_CTR_PROBE_HITS] = nc_hooks_hits(cpu) - READ_ONCE(src->hits_base);
 	dst->c.self_cycles = READ_ONCE(src->self_cycles);
 	dst->c.self_samples = READ_ONCE(src->self_samples);
 	return ok;
@@ -228,6 +230,7 @@ static void nc_stats_reset_cpu(void *unused)
 		WRITE_ONCE(h->seq[level], h->seq[level] + 1);
 	}
 	memset(this_cpu_ptr(nc_ctrs)->counters, 0, sizeof(nc_ctrs->counters));
+	this_cpu_write(nc_ctrs->hits_base, nc_hooks_hits(smp_processor_id()));
 	this_cpu_dec(nc_cpu.rec_depth);
 }
 
@@ -248,6 +251,7 @@ void nc_stats_reset(void)
 		for (i = 0; i < __NETCOST_STAGE_MAX; i++)
 			memset(per_cpu_ptr(nc_hists[i], cpu), 0, sizeof(struct nc_hist));
 		memset(per_cpu_ptr(nc_ctrs, cpu)->counters, 0, sizeof(nc_ctrs->counters));
+		per_cpu_ptr(nc_ctrs, cpu)->hits_base = nc_hooks_hits(cpu);
 	}
 	cpus_read_unlock();
 	WRITE_ONCE(nc_reset_ns, ktime_get_ns());

@@ -591,6 +591,17 @@ static int nc_hook_put(struct sk_buff *skb, const struct nc_hook *h)
 	return 0;
 }
 
+/* nc_hooks_hits - every hook's hits on @cpu since load */
+u64 nc_hooks_hits(int cpu)
+{
+	u64 hits = 0;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++)
+		hits += READ_ONCE(*per_cpu_ptr(nc_hooks[i].hh.hits, cpu));
+	return hits;
+}
+
 /* nc_hooks_put - one NETCOST_A_HOOK nest per hook */
 int nc_hooks_put(struct sk_buff *skb)
 {

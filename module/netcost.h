@@ -87,7 +87,9 @@ struct nc_hist_snap {
 };
 
 struct nc_counters {
+	/* probe_hits is not kept here but taken from the hooks' (below) */
 	u64 counters[__NETCOST_CTR_MAX];
+	u64 hits_base;			/* this CPU's hook hits at the last reset */
 	u64 self_cycles;		/* cycles: sampled probe bodies, since load */
 	u64 self_samples;
 	/* the sampled bodies by netcost_hist_index() of their cycles, since load */
@@ -699,6 +701,7 @@ int nc_hooks_apply(u32 groups);
 void nc_hooks_exit(void);
 struct sk_buff;
 int nc_hooks_put(struct sk_buff *skb);
+u64 nc_hooks_hits(int cpu);
 size_t nc_hooks_size(void);
 
 /*
@@ -717,7 +720,9 @@ void nc_self_add(u64 t0);
 /*
  * nc_hit - the first act of every probe: count a hit of @hook (the
  * tracepoint probe's data, or the entry nc_fe_dispatch() or nc_kp_hook() gives),
- * every hit, also the ones the probe filters out at once.  For one hit in
+ * every hit, also the ones the probe filters out at once: one per-CPU
+ * counter per hook, since load (the probe_hits counter of STATS is their
+ * sum less what they held at the last reset, nc_stats_copy()).  For one hit in
  * NC_SELF_SAMPLE, returns the cycle count at which the sampled body
  * starts (the self-cost INFO reports); else 0, and the fast path has
  * taken no timestamp.  nc_probe_end() closes it.
@@ -726,7 +731,6 @@ static __always_inline u64 nc_hit(void *hook)
 {
 	const struct nc_hook_hits *h = hook;
 
-	this_cpu_inc(nc_ctrs->counters[NETCOST_CTR_PROBE_HITS]);
 	if (likely(this_cpu_inc_return(*h->hits) & (NC_SELF_SAMPLE - 1)))
 		return 0;
 	return get_cycles();
