@@ -75,37 +75,3 @@ void nc_bh_reset(struct nc_bh *b)
 	WRITE_ONCE(b->rx.depth, 0);
 	WRITE_ONCE(b->tx.depth, 0);
 }
-
-#if NC_BH_PER_TASK
-struct nc_bh *nc_bh_find(struct nc_cpu *c)
-{
-	struct nc_task *t = nc_task_find(current);
-
-	return t && (t->frames & NC_FRAME_BH) ? &t->bh : NULL;
-}
-
-struct nc_bh *nc_bh_get(struct nc_cpu *c)
-{
-	struct nc_task *t = nc_task_get(current);
-
-	if (!t)
-		return NULL;
-	t->frames |= NC_FRAME_BH;
-	return &t->bh;
-}
-
-/*
- * nc_bh_put - once none of the task's softirq frames is open (and no
- * loopback entry is being skipped), the slot may go back to the table
- */
-void nc_bh_put(struct nc_bh *b)
-{
-	struct nc_task *t = container_of(b, struct nc_task, bh);
-
-	if (b->softirq.depth || b->napi.depth || b->rx.depth || b->tx.depth ||
-	    b->rx_skip)
-		return;
-	t->frames &= ~NC_FRAME_BH;
-	nc_task_put(t);
-}
-#endif

@@ -438,13 +438,10 @@ void nc_bh_reset(struct nc_bh *b);
  * nc_bh_find - the running task's softirq frames, or NULL if it has none
  * open; nc_bh_get - the same, claimed (NULL: the task table is full);
  * nc_bh_put - after a frame closed: give them back once none is open.
- * Without NC_BH_PER_TASK: this CPU's, always.
+ * Without NC_BH_PER_TASK: this CPU's, always; with it, the task slot's
+ * (inline, after the task table below).
  */
-#if NC_BH_PER_TASK
-struct nc_bh *nc_bh_find(struct nc_cpu *c);
-struct nc_bh *nc_bh_get(struct nc_cpu *c);
-void nc_bh_put(struct nc_bh *b);
-#else
+#if !NC_BH_PER_TASK
 static inline struct nc_bh *nc_bh_find(struct nc_cpu *c)
 {
 	return &c->bh;
@@ -669,6 +666,44 @@ static inline struct nc_bh *nc_bh_of(struct nc_cpu *c, struct nc_task *t)
 	return &c->bh;
 #endif
 }
+
+#if NC_BH_PER_TASK
+/*
+ * The running task's softirq frames (see nc_bh_find() above), inline:
+ * every probe on the softirq side looks them up.
+ */
+static __always_inline struct nc_bh *nc_bh_find(struct nc_cpu *c)
+{
+	struct nc_task *t = nc_task_find(current);
+
+	return t && (t->frames & NC_FRAME_BH) ? &t->bh : NULL;
+}
+
+static __always_inline struct nc_bh *nc_bh_get(struct nc_cpu *c)
+{
+	struct nc_task *t = nc_task_get(current);
+
+	if (!t)
+		return NULL;
+	t->frames |= NC_FRAME_BH;
+	return &t->bh;
+}
+
+/*
+ * nc_bh_put - once none of the task's softirq frames is open (and no
+ * loopback entry is being skipped), the slot may go back to the table
+ */
+static __always_inline void nc_bh_put(struct nc_bh *b)
+{
+	struct nc_task *t = container_of(b, struct nc_task, bh);
+
+	if (b->softirq.depth || b->napi.depth || b->rx.depth || b->tx.depth ||
+	    b->rx_skip)
+		return;
+	t->frames &= ~NC_FRAME_BH;
+	nc_task_put(t);
+}
+#endif
 
 /* ---- waiting (wait.c) ---- */
 

@@ -102,7 +102,7 @@ static u8 nc_wait_class(struct task_struct *p, enum nc_task_kind k,
  * nc_wait_snap - @cpu's accumulators at @now into @snap: the class on
  * that CPU is charged up to @now.
  */
-static void nc_wait_snap(int cpu, u64 now, u64 *snap)
+static __always_inline void nc_wait_snap(int cpu, u64 now, u64 *snap)
 {
 	const struct nc_wait_cpu *w = per_cpu_ptr(&nc_wait_cpu, cpu);
 	u64 since = READ_ONCE(w->since);
@@ -116,7 +116,7 @@ static void nc_wait_snap(int cpu, u64 now, u64 *snap)
 }
 
 /* nc_wait_queued - @t joins @cpu's runqueue at @now */
-static void nc_wait_queued(struct nc_task *t, int cpu, u64 now)
+static __always_inline void nc_wait_queued(struct nc_task *t, int cpu, u64 now)
 {
 	nc_wait_snap(cpu, now, t->wait_snap);
 	t->wait_cpu = cpu;
@@ -131,7 +131,7 @@ static void nc_wait_queued(struct nc_task *t, int cpu, u64 now)
  * switch: at sched_switch it would lie between netcost's stamps and the
  * sched_switch event, as a cost the oracle cannot model.
  */
-static void nc_wait_ran(struct nc_wait_cpu *w, struct nc_task *t,
+static __always_inline void nc_wait_ran(struct nc_wait_cpu *w, struct nc_task *t,
 			enum nc_task_kind kind, u64 now)
 {
 	int i;
