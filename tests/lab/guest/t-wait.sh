@@ -20,6 +20,15 @@
 # recording stops, and waits that end inside those reads count on one
 # side only (check-wait's tolerance).
 #
+# Their run_delay has its own clock error, which the host measures from
+# a trace of this window (kthreads.trace): the scheduler's per-wait
+# figure (sched_stat_wait, rq_clock ns, the same stamps run_delay adds
+# up) beside the TSC times of the wait's sched_wakeup/sched_switch
+# (trace_clock x86-tsc, the clock netcost stamps with).  Only the IRQ
+# threads' and ksoftirqd's events are kept (event filters); schedstats
+# (which sched_stat_wait needs) and the trace settings are set back
+# afterwards.
+#
 # usage: t-wait.sh OUTDIR [SECONDS]
 out=${1:-/mnt/out}
 secs=${2:-4}
@@ -96,6 +105,49 @@ load="$sink $(workers $send)"
 kill -STOP $sink $send
 wait_for stopped $all || notok "the load did not stop"
 kt=$(kthreads)
+# the trace of the IRQ threads' and ksoftirqd's waits (see the top)
+T=/sys/kernel/tracing
+[ -e $T/trace_clock ] || mount -t tracefs nodev $T 2> /dev/null
+ktrace=0
+if [ -w $T/trace_clock ] && [ -e $T/events/sched/sched_stat_wait ] &&
+   [ -w /proc/sys/kernel/sched_schedstats ]; then
+	old_clock=$(sed 's/.*\[\(.*\)\].*/\1/' $T/trace_clock)
+	old_stats=$(cat /proc/sys/kernel/sched_schedstats)
+	# "7 (expanded: 1408)" until a tracer first used the buffer
+	old_kb=$(sed 's/.*expanded: *\([0-9]*\).*/\1/; s/ .*//' $T/buffer_size_kb)
+	echo 0 > $T/tracing_on
+	if echo x86-tsc > $T/trace_clock && echo 4096 > $T/buffer_size_kb &&
+	   echo 1 > /proc/sys/kernel/sched_schedstats; then
+		: > $T/trace
+		echo 'comm ~ "ksoftirqd/*" || comm ~ "irq/*"' > $T/events/sched/sched_wakeup/filter
+		echo 'comm ~ "ksoftirqd/*" || comm ~ "irq/*"' > $T/events/sched/sched_stat_wait/filter
+		f='prev_comm ~ "ksoftirqd/*" || prev_comm ~ "irq/*"'
+		f="$f || next_comm ~ \"ksoftirqd/*\" || next_comm ~ \"irq/*\""
+		echo "$f" > $T/events/sched/sched_switch/filter
+		for e in sched_wakeup sched_stat_wait sched_switch; do
+			echo 1 > $T/events/sched/$e/enable
+		done
+		ktrace=1
+	else
+		notok "kthreads trace: x86-tsc clock, buffer or schedstats refused"
+	fi
+else
+	notok "kthreads trace: no tracefs, sched_stat_wait or sched_schedstats in this kernel"
+fi
+# ktrace_end - stop the trace, keep it, set everything back
+ktrace_end() {
+	[ $ktrace = 1 ] || return 0
+	echo 0 > $T/tracing_on
+	for e in sched_wakeup sched_stat_wait sched_switch; do
+		echo 0 > $T/events/sched/$e/enable
+		echo 0 > $T/events/sched/$e/filter
+	done
+	cat $T/trace > /tmp/w.kthreads.trace
+	: > $T/trace
+	echo "$old_stats" > /proc/sys/kernel/sched_schedstats
+	echo "$old_clock" > $T/trace_clock
+	echo "$old_kb" > $T/buffer_size_kb
+}
 # the figures go to /tmp first: a write to /mnt/out (9p) inside the
 # window would wake the virtio IRQ thread there
 # IRQ threads and ksoftirqd run on: their figures are read on both
@@ -104,15 +156,18 @@ kt=$(kthreads)
 delays /tmp/w.load.before $load
 delays /tmp/w.kthreads.before.0 $kt
 netcost reset || notok "netcost reset"
+[ $ktrace = 1 ] && echo 1 > $T/tracing_on
 delays /tmp/w.kthreads.before.1 $kt
 kill -CONT $sink $send
 sleep "$secs"
 kill -STOP $sink $send
 wait_for stopped $all || notok "the load did not stop"
 delays /tmp/w.kthreads.after.0 $kt
+[ $ktrace = 1 ] && echo 0 > $T/tracing_on
 netcost config set recording off || notok "recording off"
 delays /tmp/w.kthreads.after.1 $kt
 delays /tmp/w.load.after $load
+ktrace_end
 netcost dump -j > /tmp/w.after.json || notok "netcost dump -j"
 netcost info -j > /tmp/w.info.json || notok "netcost info -j"
 netcost save /tmp/w.snapshot.json --note "t-wait: ${secs}s of paced UDP beside a spinner" ||
@@ -121,6 +176,7 @@ for f in load.before load.after kthreads.before.0 kthreads.before.1 kthreads.aft
 	 after.json info.json snapshot.json; do
 	cp "/tmp/w.$f" "$out/$f"
 done
+[ $ktrace = 1 ] && cp /tmp/w.kthreads.trace "$out/kthreads.trace"
 netcost config set recording on
 
 # A disabled group records nothing: without "wait", 1 s of the same
