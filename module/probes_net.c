@@ -95,7 +95,8 @@ static __always_inline void nc_frame_open(struct nc_cpu *c, struct nc_frame *f, 
  * at the last; then @b may go back (nc_bh_put())
  */
 static __always_inline void nc_frame_close(struct nc_bh *b, struct nc_frame *f,
-			   enum netcost_stage stage, const struct nc_stamp *st)
+					   enum netcost_stage stage,
+					   const struct nc_stamp *st)
 {
 	if (nc_frame_unnest(f)) {
 		nc_record(stage, nc_frame_end(f, st));

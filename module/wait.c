@@ -131,8 +131,9 @@ static __always_inline void nc_wait_queued(struct nc_task *t, int cpu, u64 now)
  * switch: at sched_switch it would lie between netcost's stamps and the
  * sched_switch event, as a cost the oracle cannot model.
  */
-static __always_inline void nc_wait_ran(struct nc_wait_cpu *w, struct nc_task *t,
-			enum nc_task_kind kind, u64 now)
+static __always_inline void nc_wait_ran(struct nc_wait_cpu *w,
+					struct nc_task *t,
+					enum nc_task_kind kind, u64 now)
 {
 	int i;
 
