@@ -11,6 +11,7 @@
 #                   checkpatch --strict, coccinelle, cppcheck
 #   make reliability  the full reliability figures on every lab kernel
 #   make bench-overhead   netcost's cost vs ftrace and bpftrace (bench/README.md)
+#   make bench-profile    what netcost adds per packet, by kernel function (bench/qprof)
 #   make dkms-install   install the module with DKMS for a real box
 #   tests/lab/run --kernel 6.1-rt -- 'CMD'   run CMD in a lab kernel
 #
@@ -25,12 +26,12 @@ BUILD := $(CURDIR)/build
 KERNEL_SRC := Kbuild $(wildcard module/*.c module/*.h include/*.h include/uapi/*.h)
 
 .PHONY: all setup tools modules module check unit unit-san fuzz lab oracle demo lint sparse clean \
-	dkms-install install bench bench-gen bench-overhead bench-dump qprof help reliability
+	dkms-install install bench bench-gen bench-overhead bench-dump bench-profile qprof help reliability
 
 all: tools modules
 
 help:
-	@sed -n '2,19s/^# \{0,1\}//p' Makefile
+	@sed -n '2,20s/^# \{0,1\}//p' Makefile
 
 setup:
 	@tests/lab/setup $(LAB_KERNELS)
@@ -155,8 +156,11 @@ bench-dump: setup tools $(BUILD)/bin/nc-bench-dump $(addprefix module-,$(BENCH_K
 	@bench/overhead --kernels "$(firstword $(BENCH_KERNELS))" --smp "2 8" $(BENCH_ARGS)
 
 # bench/qprof: the guest's exact instruction profile by function (a qemu
-# TCG plugin, its guest mark and the host report)
+# TCG plugin, its guest mark and the host report); bench-profile runs it
+# for BENCH_KERNELS: what netcost adds per packet, by module and function
 qprof: $(BUILD)/qprof/qprof.so $(BUILD)/qprof/qprof-report $(BUILD)/bin/nc-qprof-mark
+bench-profile: setup tools qprof $(addprefix module-,$(BENCH_KERNELS))
+	@for k in $(BENCH_KERNELS); do bench/qprof/run --kernel $$k || exit 1; done
 $(BUILD)/qprof/qprof.so: bench/qprof/plugin.c bench/qprof/api.h bench/qprof/mark.h
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -Wall -Wextra -Werror -shared -fPIC -fvisibility=hidden -o $@ $<

@@ -4,7 +4,7 @@
  * kernel function, per unit of work, and what one window adds to
  * another.
  *
- *   qprof-report [-n N] [-j] KALLSYMS A.prof[:UNITS] [B.prof[:UNITS]]
+ *   qprof-report [-n N] [-j] [-m] KALLSYMS A.prof[:UNITS] [B.prof[:UNITS]]
  *
  * KALLSYMS is the guest's /proc/kallsyms (read as root after the module
  * was loaded, so that its functions are named).  Each .prof is one
@@ -12,7 +12,9 @@
  * carried) divides its counts: instructions per unit.  With B, the
  * functions are sorted by what B adds over A per unit (B - A), and
  * modules' functions carry their module's name.  -n N: the top N (30).
- * -j: JSON instead of a table.
+ * -j: JSON instead of a table.  -m: by module instead of by function
+ * (the kernel proper is "kernel"; ftrace's trampolines are
+ * "__builtin__ftrace").
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -163,6 +165,50 @@ static int by_delta(const void *x, const void *y)
 	return da < db ? 1 : da > db ? -1 : 0;
 }
 
+/* the module part of a row name: "func [mod]" -> "mod", else "kernel" */
+static const char *module_of(const char *name)
+{
+	const char *b = strchr(name, '[');
+
+	return b ? b + 1 : "kernel";
+}
+
+static size_t modlen(const char *m)
+{
+	const char *e = strchr(m, ']');
+
+	return e ? (size_t)(e - m) : strlen(m);
+}
+
+/* by_module - fold @rows into one per module (in place), their count */
+static size_t by_module(struct row *rows, size_t n)
+{
+	size_t i, j, m = 0;
+
+	for (i = 0; i < n; i++) {
+		const char *mod = module_of(rows[i].name);
+
+		for (j = 0; j < m; j++) {
+			if (modlen(rows[j].name) == modlen(mod) &&
+			    !strncmp(rows[j].name, mod, modlen(mod)))
+				break;
+		}
+		if (j == m) {
+			char *name = strndup(mod, modlen(mod));
+
+			if (!name)
+				die("%s", "out of memory");
+			rows[m].name = name;
+			rows[m].a = 0;
+			rows[m].b = 0;
+			m++;
+		}
+		rows[j].a += rows[i].a;
+		rows[j].b += rows[i].b;
+	}
+	return m;
+}
+
 static void json_str(const char *s)
 {
 	putchar('"');
@@ -177,11 +223,11 @@ static void json_str(const char *s)
 int main(int argc, char **argv)
 {
 	double *a, *b, ta, tb = 0, ua = 0, ub = 0, kern_a = 0, kern_b = 0;
-	int top = 30, json = 0, opt, two;
+	int top = 30, json = 0, bymod = 0, opt, two;
 	struct row *rows;
 	size_t i, nrows = 0;
 
-	while ((opt = getopt(argc, argv, "n:jh")) != -1) {
+	while ((opt = getopt(argc, argv, "n:jmh")) != -1) {
 		switch (opt) {
 		case 'n':
 			top = atoi(optarg);
@@ -189,13 +235,16 @@ int main(int argc, char **argv)
 		case 'j':
 			json = 1;
 			break;
+		case 'm':
+			bymod = 1;
+			break;
 		default:
-			fprintf(stderr, "usage: qprof-report [-n N] [-j] KALLSYMS A.prof[:UNITS] [B.prof[:UNITS]]\n");
+			fprintf(stderr, "usage: qprof-report [-n N] [-j] [-m] KALLSYMS A.prof[:UNITS] [B.prof[:UNITS]]\n");
 			return opt == 'h' ? 0 : 2;
 		}
 	}
 	if (argc - optind < 2 || argc - optind > 3) {
-		fprintf(stderr, "usage: qprof-report [-n N] [-j] KALLSYMS A.prof[:UNITS] [B.prof[:UNITS]]\n");
+		fprintf(stderr, "usage: qprof-report [-n N] [-j] [-m] KALLSYMS A.prof[:UNITS] [B.prof[:UNITS]]\n");
 		return 2;
 	}
 	two = argc - optind == 3;
@@ -218,6 +267,8 @@ int main(int argc, char **argv)
 			nrows++;
 		}
 	}
+	if (bymod)
+		nrows = by_module(rows, nrows);
 	if (two) {
 		qsort(rows, nrows, sizeof(*rows), by_delta);
 	} else {
@@ -233,7 +284,7 @@ int main(int argc, char **argv)
 		printf("{\"total_a\":%.1f,\"kernel_a\":%.1f", ta, kern_a + ua);
 		if (two)
 			printf(",\"total_b\":%.1f,\"kernel_b\":%.1f", tb, kern_b + ub);
-		printf(",\"functions\":[");
+		printf(",\"%s\":[", bymod ? "modules" : "functions");
 		for (i = 0; i < (size_t)top; i++) {
 			printf("%s{\"name\":", i ? "," : "");
 			json_str(rows[i].name);
@@ -248,13 +299,13 @@ int main(int argc, char **argv)
 	if (two) {
 		printf("instructions per unit: A %.1f (kernel %.1f), B %.1f (kernel %.1f), B - A %+.1f\n",
 		       ta, kern_a + ua, tb, kern_b + ub, tb - ta);
-		printf("%-48s %12s %12s %10s\n", "function", "A", "B", "B - A");
+		printf("%-48s %12s %12s %10s\n", bymod ? "module" : "function", "A", "B", "B - A");
 		for (i = 0; i < (size_t)top; i++)
 			printf("%-48s %12.1f %12.1f %+10.1f\n", rows[i].name,
 			       rows[i].a, rows[i].b, rows[i].b - rows[i].a);
 	} else {
 		printf("instructions per unit: %.1f (kernel %.1f)\n", ta, kern_a + ua);
-		printf("%-48s %12s\n", "function", "insns");
+		printf("%-48s %12s\n", bymod ? "module" : "function", "insns");
 		for (i = 0; i < (size_t)top; i++)
 			printf("%-48s %12.1f\n", rows[i].name, rows[i].b);
 	}
