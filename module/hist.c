@@ -187,6 +187,7 @@ static bool nc_hist_copy(const struct nc_hist *src, struct nc_hist *raw,
 bool nc_stats_copy(int cpu, struct nc_cpu_stats *dst)
 {
 	const struct nc_counters *src = per_cpu_ptr(nc_ctrs, cpu);
+	u64 base, hits;
 	bool ok = true;
 	int i;
 
@@ -194,8 +195,16 @@ bool nc_stats_copy(int cpu, struct nc_cpu_stats *dst)
 		ok &= nc_hist_copy(per_cpu_ptr(nc_hists[i], cpu), &dst->raw, &dst->hist[i]);
 	for (i = 0; i < __NETCOST_CTR_MAX; i++)
 		dst->c.counters[i] = READ_ONCE(src->counters[i]);
-	/* every hook counts its hits: probe_hits is their growth since the reset */
-	dst->c.counters[NETCOST_CTR_PROBE_HITS] = nc_hooks_hits(cpu) - READ_ONCE(src->hits_base);
+	/*
+	 * every hook counts its hits: probe_hits is their growth since the
+	 * reset.  The base first: a reset between the two reads then makes
+	 * the figure too large (and the dump is flagged interrupted), never
+	 * negative.
+	 */
+	base = READ_ONCE(src->hits_base);
+	barrier();
+	hits = nc_hooks_hits(cpu);
+	dst->c.counters[NETCOST_CTR_PROBE_HITS] = hits > base ? hits - base : 0;
 	dst->c.self_cycles = READ_ONCE(src->self_cycles);
 	dst->c.self_samples = READ_ONCE(src->self_samples);
 	return ok;
