@@ -83,4 +83,25 @@ if sed -n '/"overhead"/,$p' /tmp/info0.json | grep -q '"interval_s": null'; then
 else
 	not_ok "info -i 0"; diag "$(sed -n '/"overhead"/,$p' /tmp/info0.json | head)"
 fi
+
+# STATS' probe_hits is the hooks' own hit counters' growth since the last
+# reset (0.5.0: a probe counts its hit once): bounded by INFO's hook hits
+# read on both sides of the reset and of the dump, as /proc bounds counts
+hook_hits() {
+	netcost info -j -i 0 2>/dev/null | sed -n '/"hooks"/,/"overhead"/p' |
+		sed -nE 's/^ *"hits": *([0-9]+),?$/\1/p' | awk '{ s += $1 } END { print s + 0 }'
+}
+udp_load 4 >/dev/null 2>&1 &
+load=$!
+sleep 1
+a0=$(hook_hits); netcost reset; a1=$(hook_hits)
+sleep 2
+b0=$(hook_hits); netcost dump -j > /tmp/ph.json; b1=$(hook_hits)
+wait $load
+ph=$(dump_total probe_hits /tmp/ph.json)
+if [ -n "$ph" ] && [ "$ph" -gt 1000 ] && [ "$ph" -ge $((b0 - a1)) ] && [ "$ph" -le $((b1 - a0)) ]; then
+	ok "STATS probe_hits $ph within INFO's hook hits around the reset and the dump [$((b0 - a1)), $((b1 - a0))]"
+else
+	not_ok "STATS probe_hits ${ph:-none} outside INFO's hook hits around the reset and the dump [$((b0 - a1)), $((b1 - a0))]"
+fi
 rmmod netcost
