@@ -132,21 +132,32 @@ slab_snap() {
 echo "# section: unload"
 echo "# unload under fire: $CYCLES insmod/rmmod cycles during UDP load, a STATS reader, a CONFIG flipper"
 sleep 1
-slab_snap /tmp/rel.slab0
-# The snapshot is settled: 7 s later (past kfree_rcu's batching), idle,
-# no cache holds half the leak limit below more than it read (vmap_area
-# left out, as below: freed areas are purged lazily).  Not tighter: the
+# The baseline is settled: a second snapshot 7 s later (past kfree_rcu's
+# batching), idle, has no cache half the leak limit or more above it
+# (vmap_area left out, as below: freed areas are purged lazily).  The
 # test's own processes come and go, and their maple tree nodes are freed
-# after a grace period (7.3, full run: maple_node 82 -> 106 in 7 s).
-sleep 7
-slab_snap /tmp/rel.slabchk
+# after a grace period (7.3, full run: maple_node 82 -> 106 in 7 s; CI,
+# 7.3-rt: 85 -> 133), so a baseline that moved is taken again, up to 4
+# times; one that never settles fails.
 _half=$CYCLES; [ "$_half" -lt 64 ] && _half=64; _half=$((_half / 2))
-_off=$(awk -v half=$_half 'FILENAME == ARGV[1] { a[$1] = $2; next }
-	($1 in a) && $1 !~ /^@/ && $1 != "vmap_area" && $2 - a[$1] >= half { print $1 ":" a[$1] "->" $2 }' /tmp/rel.slab0 /tmp/rel.slabchk | tr '\n' ' ')
+slab_snap /tmp/rel.slab0
+_try=1
+while :; do
+	sleep 7
+	slab_snap /tmp/rel.slabchk
+	_off=$(awk -v half=$_half 'FILENAME == ARGV[1] { a[$1] = $2; next }
+		($1 in a) && $1 !~ /^@/ && $1 != "vmap_area" && $2 - a[$1] >= half { print $1 ":" a[$1] "->" $2 }' /tmp/rel.slab0 /tmp/rel.slabchk | tr '\n' ' ')
+	[ -z "$_off" ] && break
+	[ $_try -ge 4 ] && break
+	diag "baseline $_try moved in 7 s, idle: $_off; taking the later one"
+	cp /tmp/rel.slabchk /tmp/rel.slab0
+	_try=$((_try + 1))
+done
+figure slab_baseline_tries "$_try"
 if [ -z "$_off" ]; then
-	ok "slab snapshot settled: 7 s later, idle, no cache $_half objects higher (filp $(awk '$1 == "filp" { print $2 }' /tmp/rel.slab0) -> $(awk '$1 == "filp" { print $2 }' /tmp/rel.slabchk))"
+	ok "slab snapshot settled (baseline $_try): 7 s later, idle, no cache $_half objects higher (filp $(awk '$1 == "filp" { print $2 }' /tmp/rel.slab0) -> $(awk '$1 == "filp" { print $2 }' /tmp/rel.slabchk))"
 else
-	not_ok "slab snapshot not settled: 7 s later, idle: $_off"
+	not_ok "slab snapshot not settled after $_try baselines 7 s apart, idle: $_off"
 fi
 taint0=$(cat /proc/sys/kernel/tainted)
 rm -f /tmp/rel.stop /tmp/rel.reader /tmp/rel.flipper
