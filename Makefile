@@ -84,6 +84,7 @@ module:
 	@echo "netcost: built $(MODULE_OUT)/netcost.ko"
 
 lint: tools
+	@tests/lint-docs
 	@for k in $(LAB_KERNELS); do \
 		$(MAKE) --no-print-directory module-$$k C=2 2>&1 | tee $(BUILD)/lint-$$k.log; \
 		if grep -E 'warning:|error:|not available or not up to date' $(BUILD)/lint-$$k.log; then echo "lint: $$k not clean" >&2; exit 1; fi; \
