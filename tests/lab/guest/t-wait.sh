@@ -104,11 +104,18 @@ all=$(threads $sink $send)
 load="$sink $(workers $send)"
 kill -STOP $sink $send
 wait_for stopped $all || notok "the load did not stop"
+# A thread in state T may still be queued: stopped on its way into
+# schedule(), preempted before it got there.  It leaves the runqueue at
+# its next turn on CPU 0, within the scheduler's latency (a few ms
+# beside one nice-0 spinner); check-wait verifies it in the trace (every
+# load thread's last event is its switch-out in T).
+settle() { sleep 0.3; }
+settle
 kt=$(kthreads)
 # the trace of the IRQ threads' and ksoftirqd's waits (see the top)
 T=/sys/kernel/tracing
 [ -e $T/trace_clock ] || mount -t tracefs nodev $T 2> /dev/null
-ktrace=0
+ktrace=0 kprobe=0
 if [ -w $T/trace_clock ] && [ -e $T/events/sched/sched_stat_wait ] &&
    [ -w /proc/sys/kernel/sched_schedstats ]; then
 	old_clock=$(sed 's/.*\[\(.*\)\].*/\1/' $T/trace_clock)
@@ -116,18 +123,44 @@ if [ -w $T/trace_clock ] && [ -e $T/events/sched/sched_stat_wait ] &&
 	# "7 (expanded: 1408)" until a tracer first used the buffer
 	old_kb=$(sed 's/.*expanded: *\([0-9]*\).*/\1/; s/ .*//' $T/buffer_size_kb)
 	echo 0 > $T/tracing_on
-	if echo x86-tsc > $T/trace_clock && echo 4096 > $T/buffer_size_kb &&
+	if echo x86-tsc > $T/trace_clock && echo 8192 > $T/buffer_size_kb &&
 	   echo 1 > /proc/sys/kernel/sched_schedstats; then
 		: > $T/trace
-		echo 'comm ~ "ksoftirqd/*" || comm ~ "irq/*"' > $T/events/sched/sched_wakeup/filter
-		echo 'comm ~ "ksoftirqd/*" || comm ~ "irq/*"' > $T/events/sched/sched_stat_wait/filter
+		# the load's threads too, by pid: their switches and wake-ups
+		# give the waits schedstat does not count (check-wait)
+		lw="" ls=""
+		for t in $load; do
+			lw="$lw || pid == $t"
+			ls="$ls || prev_pid == $t || next_pid == $t"
+		done
+		echo "comm ~ \"ksoftirqd/*\" || comm ~ \"irq/*\"$lw" > $T/events/sched/sched_wakeup/filter
+		echo "comm ~ \"ksoftirqd/*\" || comm ~ \"irq/*\"$lw" > $T/events/sched/sched_stat_wait/filter
 		f='prev_comm ~ "ksoftirqd/*" || prev_comm ~ "irq/*"'
-		f="$f || next_comm ~ \"ksoftirqd/*\" || next_comm ~ \"irq/*\""
+		f="$f || next_comm ~ \"ksoftirqd/*\" || next_comm ~ \"irq/*\"$ls"
 		echo "$f" > $T/events/sched/sched_switch/filter
 		for e in sched_wakeup sched_stat_wait sched_switch; do
 			echo 1 > $T/events/sched/$e/enable
 		done
 		ktrace=1
+		# The sched_switch event prints every preemption as "R+",
+		# whatever the task's state, and a sleep that schedule()
+		# cancelled for a pending signal as the state it had.  The state
+		# that decides is the task's own __state at the switch, which
+		# finish_task_switch(prev) can still read: until it releases the
+		# runqueue lock nothing else writes it (a wake-up takes that
+		# lock).  A kprobe event there reads it, at offset 24 of
+		# task_struct (after x86's struct thread_info: flags,
+		# syscall_work, status, cpu); check-wait verifies the offset
+		# against every sched_switch the trace holds.  Its common_pid is
+		# next (it runs after the switch).
+		fts=$(awk '$3 ~ /^finish_task_switch(\.[a-z]+\.[0-9]+)*$/ && $4 == "" { print $3; exit }' /proc/kallsyms)
+		if [ -n "$fts" ] &&
+		   echo "p:ncwait/fts $fts state=+24(%di):u32" >> $T/kprobe_events &&
+		   echo 1 > $T/events/ncwait/fts/enable; then
+			kprobe=1
+		else
+			notok "kthreads trace: no kprobe event on finish_task_switch ('$fts'): the load's switches cannot be classified"
+		fi
 	else
 		notok "kthreads trace: x86-tsc clock, buffer or schedstats refused"
 	fi
@@ -142,7 +175,10 @@ ktrace_end() {
 		echo 0 > $T/events/sched/$e/enable
 		echo 0 > $T/events/sched/$e/filter
 	done
+	[ $kprobe = 1 ] && echo 0 > $T/events/ncwait/fts/enable
 	cat $T/trace > /tmp/w.kthreads.trace
+	# after the copy: removing a kprobe event clears the ring buffer
+	[ $kprobe = 1 ] && echo '-:ncwait/fts' >> $T/kprobe_events
 	: > $T/trace
 	echo "$old_stats" > /proc/sys/kernel/sched_schedstats
 	echo "$old_clock" > $T/trace_clock
@@ -162,6 +198,7 @@ kill -CONT $sink $send
 sleep "$secs"
 kill -STOP $sink $send
 wait_for stopped $all || notok "the load did not stop"
+settle
 delays /tmp/w.kthreads.after.0 $kt
 [ $ktrace = 1 ] && echo 0 > $T/tracing_on
 netcost config set recording off || notok "recording off"
@@ -170,10 +207,11 @@ delays /tmp/w.load.after $load
 ktrace_end
 netcost dump -j > /tmp/w.after.json || notok "netcost dump -j"
 netcost info -j > /tmp/w.info.json || notok "netcost info -j"
+echo "$load" > /tmp/w.load.tids
 netcost save /tmp/w.snapshot.json --note "t-wait: ${secs}s of paced UDP beside a spinner" ||
 	notok "netcost save"
 for f in load.before load.after kthreads.before.0 kthreads.before.1 kthreads.after.0 kthreads.after.1 \
-	 after.json info.json snapshot.json; do
+	 after.json info.json snapshot.json load.tids; do
 	cp "/tmp/w.$f" "$out/$f"
 done
 [ $ktrace = 1 ] && cp /tmp/w.kthreads.trace "$out/kthreads.trace"
