@@ -171,6 +171,12 @@ void gen_cfg_parse(struct gen_cfg *cfg, enum gen_mode mode, int argc, char **arg
 			break;
 		case 'H':
 			cfg->host = optarg;
+			/* "[::1]", as in a URL: the address inside */
+			if (optarg[0] == '[' && strlen(optarg) > 2 &&
+			    optarg[strlen(optarg) - 1] == ']') {
+				optarg[strlen(optarg) - 1] = '\0';
+				cfg->host = optarg + 1;
+			}
 			break;
 		case 'h':
 			gen_cfg_usage(stdout, mode);
