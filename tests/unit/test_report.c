@@ -15,6 +15,7 @@
 #include <math.h>
 #include <cmocka.h>
 
+#include "metrics.h"
 #include "report.h"
 #include "snapshot.h"
 #include "synth.h"
@@ -67,6 +68,81 @@ static void test_select_leaves_input(void **state)
 	assert_string_equal(out->meta.note, m->meta.note);
 	json_decref(before);
 	json_decref(after);
+	nc_model_free(out);
+	nc_model_free(m);
+	free(out);
+	free(m);
+}
+
+/* text_report - nc_report_print() of @m with @o, as a string */
+static char *text_report(const struct nc_model *m, const struct nc_report_opts *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_int_equal(nc_report_print(f, m, o), 0);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * issue 22, bug 12: "--stage ''" names no stage (a usage error), and a
+ * selection without a top-level stage does not claim "no packets"
+ */
+static void test_stage_filter_total(void **state)
+{
+	struct nc_model *m = calloc(1, sizeof(*m)), *out = calloc(1, sizeof(*out));
+	struct nc_report_opts o = { .stages = "" };
+	const char *bad[] = { "", ",", "hardirq,," };
+	unsigned int i;
+	char *text;
+
+	(void)state;
+	nc_model_init(m);
+	synth_model(m, false, true);
+	nc_err_quiet = true;
+	for (i = 0; i < 3; i++) {
+		o.stages = bad[i];
+		nc_last_err[0] = '\0';
+		assert_int_equal(nc_report_select(out, m, &o), NC_EXIT_USAGE);
+		if (!strstr(nc_last_err, "--stage"))
+			fail_msg("--stage '%s': %s", bad[i], nc_last_err);
+	}
+	nc_err_quiet = false;
+	o.stages = "rx_skb";
+	assert_int_equal(nc_report_select(out, m, &o), 0);
+	text = text_report(out, &o);
+	if (strstr(text, "no packets") || !strstr(text, "rx_skb"))
+		fail_msg("--stage rx_skb:\n%s", text);
+	assert_non_null(strstr(text, "total: "));
+	free(text);
+	nc_model_free(out);
+	nc_model_free(m);
+	free(out);
+	free(m);
+}
+
+/*
+ * issue 22, bug 8: one rule for "per packet": the packets of all CPUs, as
+ * the footer says.  --cpu 1 shows what --per-cpu shows for CPU 1.
+ */
+static void test_cpu_filter_basis(void **state)
+{
+	struct nc_model *m = calloc(1, sizeof(*m)), *out = calloc(1, sizeof(*out));
+	struct nc_report_opts o = { .cpus = "1" };
+	int s;
+
+	(void)state;
+	nc_model_init(m);
+	synth_model(m, false, true);
+	assert_int_equal(nc_report_select(out, m, &o), 0);
+	s = nc_model_find_stage(m, "hardirq");
+	assert_true(s >= 0);
+	assert_float_equal(nc_stage_per_packet(out, &out->total, (unsigned int)s),
+			   nc_stage_per_packet(m, &m->cpus[1], (unsigned int)s), 1e-9);
+	assert_float_equal(nc_top_per_packet(out, &out->total),
+			   nc_top_per_packet(m, &m->cpus[1]), 1e-9);
 	nc_model_free(out);
 	nc_model_free(m);
 	free(out);
@@ -175,6 +251,8 @@ int main(void)
 		cmocka_unit_test(test_select_leaves_input),
 		cmocka_unit_test(test_show_prints_meta),
 		cmocka_unit_test(test_json_options),
+		cmocka_unit_test(test_stage_filter_total),
+		cmocka_unit_test(test_cpu_filter_basis),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -34,15 +34,22 @@ double nc_per_s(const struct nc_model *m, uint64_t count)
 	return s > 0 ? (double)count / s : -1;
 }
 
-/* nc_rx_packets - rx_packets of @c (a CPU or the total) */
+/*
+ * nc_rx_packets - rx_packets of @c (a CPU or the total); the total of a
+ * model narrowed to some CPUs (--cpu) is still all CPUs' packets
+ */
 uint64_t nc_rx_packets(const struct nc_model *m, const struct nc_cpu *c)
 {
+	if (c == &m->total && m->all_set)
+		return m->all_rx;
 	return nc_cpu_counter(m, c, "rx_packets");
 }
 
-/* nc_tx_packets - tx_packets of @c */
+/* nc_tx_packets - tx_packets of @c, as nc_rx_packets() */
 uint64_t nc_tx_packets(const struct nc_model *m, const struct nc_cpu *c)
 {
+	if (c == &m->total && m->all_set)
+		return m->all_tx;
 	return nc_cpu_counter(m, c, "tx_packets");
 }
 
@@ -148,7 +155,7 @@ uint64_t nc_cpu_packets(const struct nc_model *m, const struct nc_cpu *c,
 	default:
 		tx = m->stage[stage].per_tx;
 	}
-	return nc_cpu_counter(m, c, tx ? "tx_packets" : "rx_packets");
+	return tx ? nc_tx_packets(m, c) : nc_rx_packets(m, c);
 }
 
 /*

@@ -171,6 +171,11 @@ void nc_model_filter(struct nc_model *dst, const struct nc_model *src, const boo
 	unsigned int i, s;
 
 	memcpy(dst, src, sizeof(*dst));
+	if (!src->all_set) {
+		dst->all_set = true;
+		dst->all_rx = nc_cpu_counter(src, &src->total, "rx_packets");
+		dst->all_tx = nc_cpu_counter(src, &src->total, "tx_packets");
+	}
 	dst->cpus = NULL;
 	dst->nr_cpus = 0;
 	memset(&dst->total, 0, sizeof(dst->total));

@@ -149,6 +149,13 @@ struct nc_model {
 	unsigned int nr_cpus;
 	struct nc_cpu *cpus;		/* sorted by CPU number */
 	struct nc_cpu total;		/* nc_model_sum_total() */
+	/*
+	 * The packets of all CPUs, kept when nc_model_filter() drops CPUs:
+	 * "per packet" always divides by them (metrics.c), so that --cpu N
+	 * shows what --per-cpu shows for N.
+	 */
+	bool all_set;
+	uint64_t all_rx, all_tx;
 };
 
 bool nc_name_ok(const char *name);

@@ -134,6 +134,15 @@ int nc_report_select(struct nc_model *out, const struct nc_model *m,
 	memset(out, 0, sizeof(*out));
 	if (o->stages) {
 		char *copy = nc_xstrdup(o->stages), *save = NULL, *name;
+		size_t len = strlen(o->stages);
+
+		/* every name given: no empty list, no empty element */
+		if (!len || o->stages[0] == ',' || o->stages[len - 1] == ',' ||
+		    strstr(o->stages, ",,")) {
+			free(copy);
+			return nc_usage_err("--stage '%s': name one or more stages, separated by commas",
+					    o->stages);
+		}
 
 		for (name = strtok_r(copy, ",", &save); name && !ret;
 		     name = strtok_r(NULL, ",", &save)) {
@@ -325,6 +334,12 @@ static void nc_print_stages(const struct nc_block *b, const struct nc_cpu *c)
 	}
 
 	nr_top = nc_top_stages(m, c, top, NC_TOP_N);
+	if (total < 0 && nc_basis_packets(m)) {
+		/* --stage left out every top-level stage: no total to give */
+		fprintf(b->f, "total: none of the stages shown is top-level (--stage %s)\n",
+			b->o->stages ? b->o->stages : "");
+		return;
+	}
 	if (total < 0) {
 		fprintf(b->f, "total: no packets, no cost per packet\n");
 		return;
