@@ -19,7 +19,7 @@ struct nc_diff_stage {
 	double a_ns, b_ns;		/* per packet, ns (cycle stages) */
 	double ratio;			/* b / a; -1 when undefined (a is 0) */
 	double delta;			/* b - a */
-	double share;			/* delta / total delta (top-level) */
+	double share;			/* delta / total delta (top-level); NAN: total delta 0 */
 	double p50_a, p50_b, p99_a, p99_b;	/* -1: no events on that side */
 	double ks;			/* 0..1; -1 when a side has no events */
 	double emd;			/* in the unit; -1 likewise */

@@ -156,6 +156,8 @@ struct nc_model {
 	 */
 	bool all_set;
 	uint64_t all_rx, all_tx;
+	/* 0: "per packet" as nc_packet_basis() finds; else 1 + enum nc_basis (diff --basis) */
+	int basis_forced;
 };
 
 bool nc_name_ok(const char *name);
