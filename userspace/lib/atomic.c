@@ -128,6 +128,29 @@ static void nc_fsync_dir(const char *dir)
 	}
 }
 
+int nc_write_check(const char *target, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (!target || !*target)
+		return nc_aerr(err, errlen, "no output file named");
+	if (!strcmp(target, "-") || lstat(target, &st))
+		return 0;
+	if (S_ISLNK(st.st_mode))
+		return nc_aerr(err, errlen,
+			       "%s: is a symbolic link; refusing to replace it (name the real file)",
+			       target);
+	if (S_ISDIR(st.st_mode))
+		return nc_aerr(err, errlen, "%s: is a directory; name a file", target);
+	if (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3))
+		return 0;	/* /dev/null: a dry run */
+	if (!S_ISREG(st.st_mode))
+		return nc_aerr(err, errlen,
+			       "%s: exists and is not a regular file (a device or FIFO); refusing to write to it",
+			       target);
+	return 0;
+}
+
 int nc_write_atomic(const char *target, nc_write_fn fn, void *arg,
 		    char *err, size_t errlen)
 {
@@ -145,19 +168,11 @@ int nc_write_atomic(const char *target, nc_write_fn fn, void *arg,
 	if (!strcmp(target, "-"))
 		return nc_write_stdout(fn, arg, err, errlen);
 
+	if (nc_write_check(target, err, errlen))
+		return -1;
 	if (!lstat(target, &st)) {
-		if (S_ISLNK(st.st_mode))
-			return nc_aerr(err, errlen,
-				       "%s: is a symbolic link; refusing to replace it (name the real file)",
-				       target);
-		if (S_ISDIR(st.st_mode))
-			return nc_aerr(err, errlen, "%s: is a directory; name a file", target);
-		if (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3))
+		if (S_ISCHR(st.st_mode))	/* /dev/null, as nc_write_check() allowed */
 			return nc_write_devnull(target, fn, arg, err, errlen);
-		if (!S_ISREG(st.st_mode))
-			return nc_aerr(err, errlen,
-				       "%s: exists and is not a regular file (a device or FIFO); refusing to write to it",
-				       target);
 		mode = st.st_mode & 07777;
 	} else if (errno == ENOENT) {
 		mask = umask(0);

@@ -511,6 +511,12 @@ int gen_sink(int argc, char **argv)
 
 	program_invocation_name = "netcost-gen sink";	/* error()'s prefix */
 	parse_opts(argc, argv);
+	if (cfg.check) {
+		struct sockaddr_storage ss;
+
+		gen_resolve(cfg.host, cfg.port, cfg.family, &ss);	/* exits 1 on failure */
+		return 0;
+	}
 	out = cfg.json ? stderr : stdout;
 	gen_install_signals();
 
