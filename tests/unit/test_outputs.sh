@@ -108,6 +108,18 @@ rc=0
 grep -q "no packets" "$tmp/s.out" && nok "show --stage rx_skb says 'no packets'" ||
 	ok "show --stage rx_skb: $(grep '^total' "$tmp/s.out")"
 
+# one message for one error: a JSON report that cannot reach stdout
+if [ -w /dev/full ]; then
+	for args in "show -j $C/stock.json" "diff -j $C/stock.json $C/rt.json" "show $C/stock.json"; do
+		rc=0
+		# shellcheck disable=SC2086 # one word per argument
+		"$NC" $args >/dev/full 2>"$tmp/e.err" || rc=$?
+		n=$(grep -c "^netcost: [^w]" "$tmp/e.err")
+		[ "$rc" = 1 ] && [ "$n" = 1 ] && ok "netcost $args >/dev/full: exit 1, one message" ||
+			nok "netcost $args >/dev/full: exit $rc, $n messages: $(cat "$tmp/e.err")"
+	done
+fi
+
 # show - reads stdin; -o /dev/null is a dry run
 "$NC" show - <$C/stock.json >"$tmp/stdin.out" 2>&1 && "$NC" show $C/stock.json >"$tmp/file.out" &&
 	cmp -s "$tmp/stdin.out" "$tmp/file.out" && ok "show - reads stdin" ||

@@ -149,6 +149,48 @@ static void test_cpu_filter_basis(void **state)
 	free(m);
 }
 
+/*
+ * issue 22, "What a user reads": the header labels the module's version
+ * (from the snapshot) and the tool's, writes the CPU lists with counts,
+ * and a long counter or stage name widens its column instead of pushing
+ * the figures out of line
+ */
+static void test_header_and_columns(void **state)
+{
+	struct nc_model *m = calloc(1, sizeof(*m));
+	struct nc_report_opts o = { 0 };
+	const char *longname = "runq_wait_behind_irq_thread_cycles_of_a_box";
+	char *text, *a, *b, *eol;
+
+	(void)state;
+	nc_model_init(m);
+	synth_model(m, false, true);
+	strcpy(m->info.version, "0.0.9");	/* the module's, as the snapshot has it */
+	synth_counter(m, 0, longname, 12345);
+	nc_model_sum_total(m, NULL);
+	text = text_report(m, &o);
+	if (!strstr(text, "netcost module 0.0.9") ||
+	    !strstr(text, "tool " NETCOST_VERSION))
+		fail_msg("versions not labelled:\n%.300s", text);
+	if (!strstr(text, "CPUs: 0-1 (2 CPUs)"))
+		fail_msg("CPU list and count:\n%.300s", text);
+	/* the long name's figure starts where rx_packets' does */
+	a = strstr(text, "\nrx_packets ");
+	b = strstr(text, longname);
+	assert_non_null(a);
+	assert_non_null(b);
+	a++;
+	eol = strchr(a, '\n');
+	assert_non_null(eol);
+	assert_int_equal(strcspn(a + strlen("rx_packets"), "0123456789") + strlen("rx_packets") +
+			 strcspn(a + strlen("rx_packets") + strcspn(a + strlen("rx_packets"), "0123456789"), " "),
+			 strcspn(b + strlen(longname), "0123456789") + strlen(longname) +
+			 strcspn(b + strlen(longname) + strcspn(b + strlen(longname), "0123456789"), " "));
+	free(text);
+	nc_model_free(m);
+	free(m);
+}
+
 /* issue 11: "show" prints the snapshot's note, time, kernel and CPU model */
 static void test_show_prints_meta(void **state)
 {
@@ -253,6 +295,7 @@ int main(void)
 		cmocka_unit_test(test_json_options),
 		cmocka_unit_test(test_stage_filter_total),
 		cmocka_unit_test(test_cpu_filter_basis),
+		cmocka_unit_test(test_header_and_columns),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

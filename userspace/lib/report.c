@@ -374,7 +374,13 @@ static void nc_print_counters(const struct nc_block *b, const struct nc_cpu *c)
 	unsigned int i, n;
 	char v[32];
 
-	fprintf(b->f, "\n%-*s %14s %9s %10s\n", b->o->wide ? 34 : 28, "counter", "total",
+	int w = b->o->wide ? 34 : 28;
+
+	/* as wide as the longest name shown */
+	for (i = 0; i < m->nr_counters; i++)
+		if (c->has_counter[i] && (int)strlen(m->counter[i]) > w)
+			w = (int)strlen(m->counter[i]);
+	fprintf(b->f, "\n%-*s %14s %9s %10s\n", w, "counter", "total",
 		"per pkt", "per s");
 	for (i = 0; i < m->nr_counters; i++) {
 		const char *name = m->counter[i];
@@ -383,8 +389,7 @@ static void nc_print_counters(const struct nc_block *b, const struct nc_cpu *c)
 			continue;
 		if (!c->counter[i] && !b->o->all)
 			continue;
-		fprintf(b->f, "%-*s %14llu", b->o->wide ? 34 : 28, name,
-			(unsigned long long)c->counter[i]);
+		fprintf(b->f, "%-*s %14llu", w, name, (unsigned long long)c->counter[i]);
 		if (strcmp(name, "rx_packets") && strcmp(name, "tx_packets") &&
 		    nc_counter_per_packet(m, c, i) >= 0) {
 			nc_report_value(v, sizeof(v), nc_counter_per_packet(m, c, i));
@@ -444,17 +449,26 @@ static void nc_print_header(const struct nc_block *b)
 	const struct nc_info *info = &b->m->info;
 	char cpus[256];
 	bool *set = nc_xcalloc(NC_MAX_CPUS, sizeof(*set));
-	unsigned int i;
+	unsigned int i, n = b->m->nr_cpus, nrec = 0;
 
 	for (i = 0; i < b->m->nr_cpus; i++)
 		set[b->m->cpus[i].cpu] = true;
 	nc_format_cpulist(set, NC_MAX_CPUS, cpus, sizeof(cpus));
+	if (!nc_parse_cpulist(info->config.cpus, set, NC_MAX_CPUS))
+		for (i = 0; i < NC_MAX_CPUS; i++)
+			nrec += set[i];
 	free(set);
-	fprintf(b->f, "netcost %s: kernel %s (%s)\n", info->version, info->kernel,
-		nc_preempt_model(info->preempt_rt, info->threadirqs));
-	fprintf(b->f, "CPUs %s (recording %s), interval %.3f s, TSC %.1f MHz\n",
-		*cpus ? cpus : "none", *info->config.cpus ? info->config.cpus : "?",
-		b->interval_s, info->tsc_khz / 1000.0);
+	/* the module's version is the one that recorded (a snapshot's); the tool's is ours */
+	fprintf(b->f, "kernel %s (%s), netcost module %s, tool %s\n", info->kernel,
+		nc_preempt_model(info->preempt_rt, info->threadirqs), info->version,
+		NETCOST_VERSION);
+	fprintf(b->f, "CPUs: %s (%u CPU%s) with statistics", *cpus ? cpus : "none", n,
+		n == 1 ? "" : "s");
+	if (nrec)
+		fprintf(b->f, ", recording %s (%u CPU%s)", info->config.cpus, nrec,
+			nrec == 1 ? "" : "s");
+	fprintf(b->f, "; interval %.3f s, TSC %.1f MHz\n", b->interval_s,
+		info->tsc_khz / 1000.0);
 	if (!b->m->has_meta)
 		return;
 	/* a snapshot: where and when it was taken, and what for */

@@ -436,7 +436,9 @@ int nc_json_print(FILE *f, json_t *root, unsigned int indent)
 		       (indent ? JSON_INDENT(indent) : JSON_COMPACT);
 
 	if (json_dumpf(root, f, flags) || fputc('\n', f) == EOF) {
-		nc_err("cannot write JSON: %s", strerror(errno));
+		/* stdout's error flag is set: main's nc_close_stdout() says it, once */
+		if (f != stdout)
+			nc_err("cannot write JSON: %s", strerror(errno));
 		return NC_EXIT_ERROR;
 	}
 	return NC_EXIT_OK;
