@@ -75,7 +75,7 @@ static const struct gen_opt gen_opts[] = {
 	{ "sched", OPT_SCHED, required_argument, B, "--sched POLICY",
 	  "fifo:PRIO, rr:PRIO, other, batch or idle",
 	  "fifo:PRIO, rr:PRIO, other, batch or idle\n"
-	  "                    (the report's monitor ran at top PR -66: fifo:65)", NULL },
+	  "                    (top's PR -66, the report's monitor, is fifo:65)", NULL },
 	{ "spin", OPT_SPIN, required_argument, GEN_SEND, "--spin USEC",
 	  "paced: sleep to USEC before each deadline, then spin", NULL, NULL },
 	{ "report-wait", OPT_REPORT_WAIT, required_argument, GEN_SEND, "--report-wait S",
