@@ -15,6 +15,7 @@
 #include "diff.h"
 #include "hist.h"
 #include "metrics.h"
+#include "pathcfg.h"
 #include "snapshot.h"
 
 /* nc_diff_warn - remember a warning; it goes to stderr and into -j */
@@ -153,6 +154,31 @@ static void nc_diff_loads(struct nc_diff *d)
 		nc_diff_warn(d, "loads differ: meta.load (the generator's arguments) is not the same in A and B");
 }
 
+/* nc_diff_paths - the packet-path settings that differ between A and B */
+static void nc_diff_paths(struct nc_diff *d)
+{
+	json_t *list = nc_pathcfg_diff(d->ma->meta.path_config, d->mb->meta.path_config), *e;
+	size_t i;
+
+	d->nr_path_all = (unsigned int)json_array_size(list);
+	json_array_foreach(list, i, e) {
+		struct nc_diff_path *p = &d->path[d->nr_path];
+		char *a, *b;
+
+		if (d->nr_path == ARRAY_SIZE(d->path))
+			break;
+		a = json_dumps(json_object_get(e, "a"), JSON_ENCODE_ANY | JSON_COMPACT);
+		b = json_dumps(json_object_get(e, "b"), JSON_ENCODE_ANY | JSON_COMPACT);
+		snprintf(p->key, sizeof(p->key), "%s", json_string_value(json_object_get(e, "key")));
+		snprintf(p->a, sizeof(p->a), "%s", a ? a : "null");
+		snprintf(p->b, sizeof(p->b), "%s", b ? b : "null");
+		free(a);
+		free(b);
+		d->nr_path++;
+	}
+	json_decref(list);
+}
+
 /*
  * nc_diff_compute - compare snapshot @a with @b into @d.  Returns 0, or
  * NC_EXIT_NO_PACKETS when either counted no packets (nothing to divide by).
@@ -220,6 +246,7 @@ int nc_diff_compute(struct nc_diff *d, const struct nc_model *a, const char *nam
 		if (nc_model_find_counter(a, b->counter[s]) < 0)
 			nc_diff_counter_fill(d, b->counter[s]);
 	nc_diff_loads(d);
+	nc_diff_paths(d);
 	return NC_EXIT_OK;
 }
 
@@ -261,6 +288,14 @@ static json_t *nc_diff_side_json(const struct nc_model *m, const char *name,
 static json_t *nc_jnum(double v)
 {
 	return v < 0 ? json_null() : json_real(v);
+}
+
+/* nc_json_text - JSON text back to a value (a cut one stays a string) */
+static json_t *nc_json_text(const char *s)
+{
+	json_t *v = json_loads(s, JSON_DECODE_ANY, NULL);
+
+	return v ? v : json_string(s);
 }
 
 /* nc_diff_json - the whole diff as one JSON document */
@@ -312,6 +347,15 @@ static json_t *nc_diff_json(const struct nc_diff *d)
 	}
 	for (i = 0; i < d->nr_warnings; i++)
 		json_array_append_new(w, json_string(d->warning[i]));
+	{
+		json_t *pd = json_array();
+
+		for (i = 0; i < d->nr_path; i++)
+			json_array_append_new(pd, json_pack("{s:s, s:o, s:o}", "key", d->path[i].key,
+							    "a", nc_json_text(d->path[i].a),
+							    "b", nc_json_text(d->path[i].b)));
+		json_object_set_new(o, "path_differences", pd);
+	}
 	json_object_set_new(o, "stages", st);
 	json_object_set_new(o, "counters", ct);
 	json_object_set_new(o, "warnings", w);
@@ -348,6 +392,20 @@ static void nc_diff_text(FILE *f, const struct nc_diff *d)
 	if (d->ratio >= 0)
 		fprintf(f, "\n  B/A %.2fx cycles, %.2fx ns", d->ratio,
 			d->ratio_ns >= 0 ? d->ratio_ns : 0);
+	if (d->nr_path) {
+		int w = 10;
+
+		for (i = 0; i < d->nr_path; i++)
+			if ((int)strlen(d->path[i].key) > w)
+				w = (int)strlen(d->path[i].key);
+		fprintf(f, "\n\npacket path settings that differ:\n  %-*s %-16s %s\n", w,
+			"setting", "A", "B");
+		for (i = 0; i < d->nr_path; i++)
+			fprintf(f, "  %-*s %-16s %s\n", w, d->path[i].key, d->path[i].a,
+				d->path[i].b);
+		if (d->nr_path_all > d->nr_path)
+			fprintf(f, "  ... %u more in -j\n", d->nr_path_all - d->nr_path);
+	}
 	fprintf(f, "\n\n%-18s %10s %10s %7s %10s %7s %9s %9s\n", "stage", "A cyc/pkt",
 		"B cyc/pkt", "B/A", "delta", "share", "A ns/pkt", "B ns/pkt");
 	for (i = 0; i < d->nr_stages; i++) {

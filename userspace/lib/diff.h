@@ -31,6 +31,12 @@ struct nc_diff_counter {
 	double a, b;			/* -1: absent on that side */
 };
 
+/* One packet-path setting that differs (meta.path_config), values as JSON text */
+struct nc_diff_path {
+	char key[160];
+	char a[96], b[96];		/* "null": absent on that side */
+};
+
 struct nc_diff {
 	const struct nc_model *ma, *mb;
 	const char *name_a, *name_b;	/* for the headings */
@@ -44,6 +50,9 @@ struct nc_diff {
 	struct nc_diff_counter counter[2 * NC_MAX_COUNTERS];
 	unsigned int nr_warnings;
 	char warning[8][256];
+	unsigned int nr_path;		/* settings that differ, at most 64 shown */
+	unsigned int nr_path_all;
+	struct nc_diff_path path[64];
 };
 
 int nc_diff_compute(struct nc_diff *d, const struct nc_model *a, const char *name_a,

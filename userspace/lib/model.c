@@ -143,6 +143,7 @@ void nc_meta_free(struct nc_meta *meta)
 	free(meta->note);
 	json_decref(meta->load);
 	json_decref(meta->soak);
+	json_decref(meta->path_config);
 	memset(meta, 0, sizeof(*meta));
 }
 
@@ -157,6 +158,7 @@ static void nc_meta_copy(struct nc_meta *dst, const struct nc_meta *src)
 	dst->note = nc_xstrdup(src->note);
 	dst->load = json_incref(src->load);
 	dst->soak = json_incref(src->soak);
+	dst->path_config = json_incref(src->path_config);
 }
 
 /*

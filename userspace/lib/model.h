@@ -136,6 +136,7 @@ struct nc_meta {
 	char *note;
 	json_t *load;			/* free-form, optional (the generator's) */
 	json_t *soak;			/* free-form, optional (netcost soak's) */
+	json_t *path_config;		/* optional: the packet path's settings (pathcfg.c) */
 };
 
 struct nc_model {

@@ -199,6 +199,7 @@ static const struct nc_field nc_meta_fields[] = {
 	F_OPT(nc_meta, "note", NC_F_STR_NULL, note),
 	F_OPT(nc_meta, "load", NC_F_JSON, load),
 	F_OPT(nc_meta, "soak", NC_F_JSON, soak),
+	F_OPT(nc_meta, "path_config", NC_F_JSON, path_config),
 };
 
 /* a stage's figures besides its unit, role and buckets */
