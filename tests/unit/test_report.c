@@ -189,6 +189,34 @@ static void test_header_and_columns(void **state)
 	free(text);
 	nc_model_free(m);
 	free(m);
+
+	/* a long stage name: its events end where hardirq's do */
+	m = calloc(1, sizeof(*m));
+	nc_model_init(m);
+	synth_model(m, false, true);
+	assert_true(nc_model_stage(m, "a_stage_name_longer_than_its_column", NETCOST_UNIT_CYCLES) >= 0);
+	synth_stage(m, 0, "a_stage_name_longer_than_its_column", 5, 100, 0.1, 7);
+	nc_model_sum_total(m, NULL);
+	text = text_report(m, &o);
+	a = strstr(text, "\nhardirq ");
+	b = strstr(text, "\na_stage_name_longer_than_its_column");
+	assert_non_null(a);
+	assert_non_null(b);
+	a++;
+	b++;
+	{
+		size_t ea = strspn(a + strcspn(a, " "), " ") + strcspn(a, " ");
+		size_t eb = strspn(b + strcspn(b, " "), " ") + strcspn(b, " ");
+
+		ea += strcspn(a + ea, " ");
+		eb += strcspn(b + eb, " ");
+		if (ea != eb)
+			fail_msg("stage columns out of line:\n%.*s\n%.*s", (int)strcspn(a, "\n"), a,
+				 (int)strcspn(b, "\n"), b);
+	}
+	free(text);
+	nc_model_free(m);
+	free(m);
 }
 
 /* issue 11: "show" prints the snapshot's note, time, kernel and CPU model */

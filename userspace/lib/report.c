@@ -224,6 +224,7 @@ struct nc_block {
 	const struct nc_report_opts *o;
 	unsigned int nr_cpus;		/* CPUs behind the block's numbers */
 	double interval_s;
+	int name_w;			/* the stage column: 17, or the longest name + mark */
 };
 
 /* nc_block_time - a cycle figure in the report's unit (cycles or ns) */
@@ -275,7 +276,7 @@ static void nc_print_stage_row(const struct nc_block *b, const struct nc_cpu *c,
 	if (!h)
 		h = &empty;
 	snprintf(name, sizeof(name), "%s%s", d->name, nc_stage_mark(d));
-	fprintf(b->f, "%-17s %10llu", name, (unsigned long long)h->count);
+	fprintf(b->f, "%-*s %10llu", b->name_w, name, (unsigned long long)h->count);
 	if (evpp >= 0) {
 		nc_report_value(v, sizeof(v), evpp);
 		fprintf(b->f, " %7s", v);
@@ -321,11 +322,11 @@ static void nc_print_stages(const struct nc_block *b, const struct nc_cpu *c)
 	char v[32];
 
 	if (b->o->wide)
-		fprintf(b->f, "%-17s %10s %7s %5s/pkt %8s %8s %8s %8s %8s %8s %-7s %5s\n",
+		fprintf(b->f, "%-*s %10s %7s %5s/pkt %8s %8s %8s %8s %8s %8s %-7s %5s\n", b->name_w,
 			"stage", "events", "ev/pkt", u, "mean", "p50", "p90", "p99", "p99.9",
 			"max", "unit", "cpu%");
 	else
-		fprintf(b->f, "%-17s %10s %7s %5s/pkt %8s %8s %8s %8s %-7s %5s\n",
+		fprintf(b->f, "%-*s %10s %7s %5s/pkt %8s %8s %8s %8s %-7s %5s\n", b->name_w,
 			"stage", "events", "ev/pkt", u, "mean", "p50", "p99", "max", "unit", "cpu%");
 	for (s = 0; s < m->nr_stages; s++) {
 		if (!b->o->all && (!c->stage[s] || !c->stage[s]->count))
@@ -601,6 +602,10 @@ int nc_report_print(FILE *f, const struct nc_model *in, const struct nc_report_o
 	}
 	b.nr_cpus = nc_recorded_cpus(m);
 	b.interval_s = nc_interval_s(m);
+	b.name_w = 17;		/* as wide as the longest stage name and its mark */
+	for (i = 0; i < m->nr_stages; i++)
+		if ((int)strlen(m->stage[i].name) + 1 > b.name_w)
+			b.name_w = (int)strlen(m->stage[i].name) + 1;
 	nc_print_header(&b);
 	nc_print_block(&b, &m->total);
 	for (i = 0; o->per_cpu && i < m->nr_cpus; i++) {
