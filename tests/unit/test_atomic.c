@@ -19,6 +19,7 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -128,10 +129,12 @@ static void test_refuses_special(void **state)
 	mkdir(ADIR "/sub", 0755);
 	assert_int_equal(nc_write_atomic_text(ADIR "/sub", "x\n", err, sizeof(err)), -1);
 	assert_non_null(strstr(err, ADIR "/sub: is a directory"));
-	assert_int_equal(nc_write_atomic_text("/dev/null", "x\n", err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "/dev/null: exists and is not a regular file"));
+	/* issue 22: /dev/null is a dry run; any other device is refused */
+	assert_int_equal(nc_write_atomic_text("/dev/null", "x\n", err, sizeof(err)), 0);
 	assert_int_equal(stat("/dev/null", &st), 0);
 	assert_true(S_ISCHR(st.st_mode));
+	assert_int_equal(nc_write_atomic_text("/dev/zero", "x\n", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/dev/zero: exists and is not a regular file"));
 	unlink(ADIR "/fifo");
 	assert_int_equal(mkfifo(ADIR "/fifo", 0644), 0);
 	assert_int_equal(nc_write_atomic_text(ADIR "/fifo", "x\n", err, sizeof(err)), -1);
@@ -210,6 +213,56 @@ static void test_dash_is_stdout(void **state)
 	assert_string_equal(slurp(ADIR "/stdout.txt"), "to stdout\n");
 }
 
+/* raise_half_way - write a little, then the user's Ctrl-C (or a kill) */
+static int raise_half_way(FILE *f, void *arg)
+{
+	fputs("half", f);
+	fflush(f);
+	raise(*(int *)arg);
+	return 0;
+}
+
+/*
+ * issue 22, bug 10: SIGINT or SIGTERM while the temporary file is being
+ * written removes it, and the process still dies of the signal; the
+ * target keeps its old contents.  A handler the program had is restored.
+ */
+static void test_signal_removes_temp(void **state)
+{
+	static const int sigs[] = { SIGINT, SIGTERM };
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		int sig = sigs[i], status;
+		pid_t pid;
+
+		put(ADIR "/sig.txt", "old\n");
+		pid = fork();
+		assert_true(pid >= 0);
+		if (!pid) {
+			signal(sig, SIG_DFL);
+			nc_write_atomic(ADIR "/sig.txt", raise_half_way, &sig, err, sizeof(err));
+			_exit(0);
+		}
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFSIGNALED(status));
+		assert_int_equal(WTERMSIG(status), sig);
+		assert_string_equal(slurp(ADIR "/sig.txt"), "old\n");
+		no_temp_left();
+	}
+	/* the handler in place before is the one in place after */
+	{
+		struct sigaction sa;
+
+		signal(SIGINT, SIG_IGN);
+		assert_int_equal(nc_write_atomic_text(ADIR "/sig.txt", "new\n", err, sizeof(err)), 0);
+		sigaction(SIGINT, NULL, &sa);
+		assert_true(sa.sa_handler == SIG_IGN);
+		signal(SIGINT, SIG_DFL);
+	}
+}
+
 static void test_missing_folder(void **state)
 {
 	(void)state;
@@ -229,6 +282,7 @@ int main(void)
 		cmocka_unit_test(test_disk_full_keeps_old),
 		cmocka_unit_test(test_dash_is_stdout),
 		cmocka_unit_test(test_missing_folder),
+		cmocka_unit_test(test_signal_removes_temp),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);

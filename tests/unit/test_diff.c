@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "diff.h"
+#include "metrics.h"
 #include "report.h"
 #include "snapshot.h"
 #include "synth.h"
@@ -325,18 +326,38 @@ static void test_undefined_figures(void **state)
 	json_decref(o);
 	nc_model_free(b);
 
-	/* B received nothing but sent: a sending box, per tx packet, with a warning */
+	/*
+	 * issue 22, bug 7: B received nothing but sent (per tx packet), A
+	 * per rx packet: no ratio across bases (was "B/A 19380x"), exit 7
+	 * and a hint; --basis rx|tx forces one, and a side without those
+	 * packets is then exit 7 too
+	 */
 	tiny(b, 10, 150, 450, 1000, 2000000);
 	b->total.counter[nc_model_find_counter(b, "rx_packets")] = 0;
 	b->total.counter[nc_model_counter(b, "tx_packets")] = 5;
 	b->total.has_counter[nc_model_counter(b, "tx_packets")] = true;
+	nc_err_quiet = true;
+	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), NC_EXIT_NO_PACKETS);
+	assert_non_null(strstr(nc_last_err, "--basis"));
+	nc_model_force_basis(a, NC_BASIS_RX);
+	nc_model_force_basis(b, NC_BASIS_RX);
+	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), NC_EXIT_NO_PACKETS);
+	assert_non_null(strstr(nc_last_err, "b: no rx packets"));
+	nc_model_force_basis(a, NC_BASIS_TX);
+	nc_model_force_basis(b, NC_BASIS_TX);
+	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), NC_EXIT_NO_PACKETS);
+	assert_non_null(strstr(nc_last_err, "a: no tx packets"));
+	nc_err_quiet = false;
+	/* both per tx packet: B's 600 cycles over its 5 sent packets */
+	a->total.counter[nc_model_counter(a, "tx_packets")] = 10;
+	a->total.has_counter[nc_model_counter(a, "tx_packets")] = true;
 	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), 0);
-	assert_true(d->nr_warnings > 0);
-	assert_non_null(strstr(d->warning[d->nr_warnings - 1], "not per the same packets"));
+	assert_true(NEAR(d->total_b, 600.0 * 10 / 5));
 	o = diff_json(d);
 	assert_string_equal(json_string_value(json_object_get(json_object_get(o, "b"),
 							      "per_packet_basis")), "tx");
 	json_decref(o);
+	nc_model_force_basis(a, NC_BASIS_MIXED);	/* back to each side's own */
 	nc_model_free(b);
 
 	/* B neither received nor sent: nothing to divide by */
@@ -352,6 +373,57 @@ static void test_undefined_figures(void **state)
 	free(d);
 }
 
+/*
+ * issue 22, bug 6: equal totals leave the shares undefined (null, "-"),
+ * not 0.0%; bug 16: snapshots of different CPU sets are warned about
+ */
+static void test_share_and_cpus(void **state)
+{
+	struct nc_model *a = calloc(2, sizeof(*a)), *b = a + 1;
+	struct nc_diff *d = calloc(1, sizeof(*d));
+	char *buf = NULL;
+	size_t len = 0;
+	unsigned int i;
+	FILE *f;
+	json_t *o;
+
+	(void)state;
+	tiny(a, 10, 100, 200, 1000, 2000000);
+	tiny(b, 20, 100, 200, 1000, 2000000);
+	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), 0);
+	o = diff_json(d);
+	assert_true(json_is_null(json_object_get(json_stage(o, "hardirq"), "share")));
+	json_decref(o);
+	f = open_memstream(&buf, &len);
+	nc_diff_print(f, d, false);
+	fclose(f);
+	if (strstr(buf, "0.0%"))
+		fail_msg("a share over a zero total delta:\n%s", buf);
+	free(buf);
+	for (i = 0; i < d->nr_warnings; i++)
+		if (strstr(d->warning[i], "CPUs"))
+			fail_msg("a warning about CPUs for the same CPUs: %s", d->warning[i]);
+	nc_model_free(b);
+
+	/* B has a second CPU */
+	tiny(b, 20, 100, 200, 1000, 2000000);
+	synth_record(nc_cpu_hist(nc_model_cpu(b, 1), NETCOST_STAGE_HARDIRQ), 100);
+	snprintf(b->info.config.cpus, sizeof(b->info.config.cpus), "0-1");
+	snprintf(a->info.config.cpus, sizeof(a->info.config.cpus), "0");
+	nc_model_sum_total(b, NULL);
+	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), 0);
+	for (i = 0; i < d->nr_warnings; i++)
+		if (strstr(d->warning[i], "CPUs") && strstr(d->warning[i], "A: 0,") &&
+		    strstr(d->warning[i], "B: 0-1"))
+			break;
+	if (i == d->nr_warnings)
+		fail_msg("no warning about different CPU sets (%u warnings)", d->nr_warnings);
+	nc_model_free(a);
+	nc_model_free(b);
+	free(a);
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -361,6 +433,7 @@ int main(void)
 		cmocka_unit_test(test_print),
 		cmocka_unit_test(test_waiting_section),
 		cmocka_unit_test(test_undefined_figures),
+		cmocka_unit_test(test_share_and_cpus),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

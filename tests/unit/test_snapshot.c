@@ -205,6 +205,12 @@ static void test_loader_rejects(void **state)
 	char *overflow = edit_valid("\"cpus\": [", "\"cpus\": [{\"cpu\": 1, \"stages\": {}, "
 				    "\"counters\": {\"rx_packets\": 9223372036854775807}},");
 	char *manycpus = edit_valid("\"nr_cpus_online\": 2", "\"nr_cpus_online\": 1000000");
+	/* issue 22, bug 9: control characters; bug 16: no TSC rate, cpu% > 100 */
+	char *esc = edit_valid("\"note\": \"stock, 38k pps\"", "\"note\": \"\\u001b[31mred\"");
+	char *esckey = edit_valid("\"probe_cost\": 60,", "\"probe\\u0007cost\": 1, \"probe_cost\": 60,");
+	char *tsc0 = edit_valid("\"tsc_khz\": 2096000,\n  \"nr_cpus\": 2,\n  \"nr_cpus_online\"",
+				"\"tsc_khz\": 0,\n  \"nr_cpus\": 2,\n  \"nr_cpus_online\"");
+	char *overtime = edit_valid("\"now_cycles\": 25960000000", "\"now_cycles\": 5000001000");
 	char truncated[2000];
 	const struct bad_file cases[] = {
 		{ "bucket sum", bucketsum, "cpus[0].stages.hardirq.buckets: sum to 20, not count 21" },
@@ -212,6 +218,10 @@ static void test_loader_rejects(void **state)
 		{ "mean", mean, "cpus[0].stages.hardirq.cycles: mean 2.05 outside [min 1148, max 3166]" },
 		{ "overflow", overflow, "counters.rx_packets: the sum over CPUs overflows" },
 		{ "many CPUs", manycpus, "info.nr_cpus_online: more than 4096 CPUs" },
+		{ "ESC in a note", esc, "meta.note: holds a control character (\"\\x1b[31mred\")" },
+		{ "BEL in a name", esckey, "meta.probe\\x07cost: a name with a control character" },
+		{ "TSC rate 0", tsc0, "info.tsc_khz: 0: a cycle counter with no rate" },
+		{ "cycles over the interval", overtime, "cycles on one CPU, more than the interval's 1000 " },
 		{ "missing", NULL, "No such file or directory" },
 		{ "empty", "", "empty file, not a netcost snapshot" },
 		{ "not JSON", "hello world\n", ":1:5: not valid JSON" },
@@ -249,6 +259,10 @@ static void test_loader_rejects(void **state)
 			fail_msg("%s: got \"%s\", want \"%s\"", cases[i].what, nc_last_err, cases[i].msg);
 		if (cases[i].text && !strstr(nc_last_err, path))
 			fail_msg("%s: the message does not name the file: %s", cases[i].what, nc_last_err);
+		for (char *p = nc_last_err; *p; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				fail_msg("%s: a control character in the message: %s", cases[i].what,
+					 nc_last_err);
 		nc_model_free(m);
 		free(m);
 	}
@@ -278,6 +292,10 @@ static void test_loader_rejects(void **state)
 	free(mean);
 	free(overflow);
 	free(manycpus);
+	free(esc);
+	free(esckey);
+	free(tsc0);
+	free(overtime);
 }
 
 /* @text with @from replaced by @to (once); frees @text */

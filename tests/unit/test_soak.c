@@ -164,6 +164,32 @@ static void test_calib_file_roundtrip(void **state)
 	tmp_clean();
 }
 
+/*
+ * issue 22, bug 16: a calibration flagged as uneven (a busy system) is
+ * never used from the cache, however fresh (it gave loads of -1466%)
+ */
+static void test_calib_uneven(void **state)
+{
+	int cpu[] = { 0, 3 };
+	double rate[] = { 2412345.6, 1234567.8 }, spread[] = { 1.5, 55 };
+	struct soak_calib c = {
+		.kernel = "6.12.0-rt5", .cpu_model = "AMD EPYC 7B13 64-Core",
+		.timestamp = 1700000000, .seconds = 3, .ncpus = 2,
+		.cpu = cpu, .rate = rate, .spread = spread,
+	};
+	const char *why;
+
+	(void)state;
+	why = soak_calib_stale(&c, time(NULL));
+	if (!why || !strstr(why, "uneven"))
+		fail_msg("an uneven calibration: stale says '%s'", why ? why : "(fine)");
+	assert_non_null(soak_calib_bad(&c));
+	spread[1] = 2;
+	assert_null(soak_calib_bad(&c));
+	rate[0] = 0;
+	assert_non_null(soak_calib_bad(&c));
+}
+
 static void test_calib_file_bad(void **state)
 {
 	char *path = tmp_path("soak-calib");
@@ -253,6 +279,15 @@ static void test_calibrate_stale_and_run(void **state)
 	assert_true(n >= 1);
 	calibrate_counting(&c, cpus, n);
 	free(cpus);
+	if (soak_calib_bad(&c)) {	/* a busy host (test_calib_uneven checks that rule) */
+		print_message("# calibration %s: spreads set to 0 to check the other rules\n",
+			      soak_calib_bad(&c));
+		for (int i = 0; i < c.ncpus; i++) {
+			c.spread[i] = 0;
+			if (!(c.rate[i] > 0))
+				c.rate[i] = 1;
+		}
+	}
 	assert_null(soak_calib_stale(&c, c.timestamp + 60));
 	assert_non_null(soak_calib_stale(&c, c.timestamp + SOAK_CALIB_MAX_AGE + 1));
 	assert_non_null(soak_calib_stale(&c, c.timestamp - 60));
@@ -292,6 +327,7 @@ int main(void)
 		cmocka_unit_test(test_median),
 		cmocka_unit_test(test_quantile),
 		cmocka_unit_test(test_default_path),
+		cmocka_unit_test(test_calib_uneven),
 		cmocka_unit_test(test_calib_file_roundtrip),
 		cmocka_unit_test(test_calib_file_bad),
 		cmocka_unit_test(test_calibrate_stale_and_run),

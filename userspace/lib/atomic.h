@@ -27,6 +27,13 @@ typedef int (*nc_write_fn)(FILE *f, void *arg);
 int nc_write_atomic(const char *target, nc_write_fn fn, void *arg,
 		    char *err, size_t errlen);
 
+/*
+ * nc_write_check - what nc_write_atomic() would refuse @target for (a
+ * symlink, a directory, a device other than /dev/null), checked before a
+ * command does its work.  Returns 0, or -1 with the message in @err.
+ */
+int nc_write_check(const char *target, char *err, size_t errlen);
+
 /* nc_write_atomic_text - the same for a string */
 int nc_write_atomic_text(const char *target, const char *text,
 			 char *err, size_t errlen);

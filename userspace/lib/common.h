@@ -41,6 +41,9 @@ int nc_usage_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int nc_output(const char *target, nc_write_fn fn, void *arg);
 bool nc_same_file(const char *a, const char *b);
 
+bool nc_has_control(const char *s);
+void nc_escape(const char *s, char *buf, size_t len);
+
 void *nc_xcalloc(size_t n, size_t size);
 void *nc_xrealloc(void *p, size_t size);
 char *nc_xstrdup(const char *s);

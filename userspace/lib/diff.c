@@ -15,6 +15,7 @@
 #include "diff.h"
 #include "hist.h"
 #include "metrics.h"
+#include "pathcfg.h"
 #include "snapshot.h"
 
 /* nc_diff_warn - remember a warning; it goes to stderr and into -j */
@@ -140,8 +141,42 @@ static void nc_diff_loads(struct nc_diff *d)
 	if (nc_packet_basis(a) != nc_packet_basis(b))
 		nc_diff_warn(d, "A and B are not per the same packets: A is %s, B %s",
 			     nc_basis_desc(nc_packet_basis(a)), nc_basis_desc(nc_packet_basis(b)));
+	{
+		char la[256], lb[256];
+		unsigned int na = nc_recorded_cpulist(a, la, sizeof(la));
+		unsigned int nb = nc_recorded_cpulist(b, lb, sizeof(lb));
+
+		if (strcmp(la, lb))
+			nc_diff_warn(d, "A and B cover different CPUs (A: %s, %u CPU%s; B: %s, %u CPU%s): their totals add up different CPUs",
+				     la, na, na == 1 ? "" : "s", lb, nb, nb == 1 ? "" : "s");
+	}
 	if (nc_loads_differ(a->meta.load, b->meta.load))
 		nc_diff_warn(d, "loads differ: meta.load (the generator's arguments) is not the same in A and B");
+}
+
+/* nc_diff_paths - the packet-path settings that differ between A and B */
+static void nc_diff_paths(struct nc_diff *d)
+{
+	json_t *list = nc_pathcfg_diff(d->ma->meta.path_config, d->mb->meta.path_config), *e;
+	size_t i;
+
+	d->nr_path_all = (unsigned int)json_array_size(list);
+	json_array_foreach(list, i, e) {
+		struct nc_diff_path *p = &d->path[d->nr_path];
+		char *a, *b;
+
+		if (d->nr_path == ARRAY_SIZE(d->path))
+			break;
+		a = json_dumps(json_object_get(e, "a"), JSON_ENCODE_ANY | JSON_COMPACT);
+		b = json_dumps(json_object_get(e, "b"), JSON_ENCODE_ANY | JSON_COMPACT);
+		snprintf(p->key, sizeof(p->key), "%s", json_string_value(json_object_get(e, "key")));
+		snprintf(p->a, sizeof(p->a), "%s", a ? a : "null");
+		snprintf(p->b, sizeof(p->b), "%s", b ? b : "null");
+		free(a);
+		free(b);
+		d->nr_path++;
+	}
+	json_decref(list);
 }
 
 /*
@@ -163,11 +198,24 @@ int nc_diff_compute(struct nc_diff *d, const struct nc_model *a, const char *nam
 	d->name_a = name_a;
 	d->name_b = name_b;
 	for (i = 0; i < 2; i++) {
+		if (m[i]->basis_forced && !nc_basis_packets(m[i])) {
+			nc_err("%s: no %s packets in the snapshot: nothing to divide by with --basis %s",
+			       names[i], nc_basis_name(nc_packet_basis(m[i])),
+			       nc_basis_name(nc_packet_basis(m[i])));
+			return NC_EXIT_NO_PACKETS;
+		}
 		if (!nc_basis_packets(m[i])) {
 			nc_err("%s: no rx packets and no tx packets in the snapshot: nothing to divide by",
 			       names[i]);
 			return NC_EXIT_NO_PACKETS;
 		}
+	}
+	/* per sent packet on one side, per received on the other: no ratio means anything */
+	if ((nc_packet_basis(a) == NC_BASIS_TX) != (nc_packet_basis(b) == NC_BASIS_TX)) {
+		nc_err("A (%s) is %s, B (%s) %s: their figures do not compare; choose one with --basis rx or --basis tx",
+		       name_a, nc_basis_desc(nc_packet_basis(a)), name_b,
+		       nc_basis_desc(nc_packet_basis(b)));
+		return NC_EXIT_NO_PACKETS;
 	}
 	d->pps_a = fmax(nc_per_s(a, nc_basis_packets(a)), 0);
 	d->pps_b = fmax(nc_per_s(b, nc_basis_packets(b)), 0);
@@ -186,9 +234,10 @@ int nc_diff_compute(struct nc_diff *d, const struct nc_model *a, const char *nam
 	d->ratio = nc_ratio(d->total_b, d->total_a);
 	d->ratio_ns = nc_ratio(d->total_b_ns, d->total_a_ns);
 	total_delta = d->total_b - d->total_a;
+	/* NAN: no total difference to share (printed "-", null) */
 	for (s = 0; s < d->nr_stages; s++)
-		if (total_delta != 0 && d->stage[s].unit == NETCOST_UNIT_CYCLES)
-			d->stage[s].share = nc_share(d->stage[s].delta, total_delta);
+		d->stage[s].share = d->stage[s].unit == NETCOST_UNIT_CYCLES ?
+				    nc_share(d->stage[s].delta, total_delta) : NAN;
 	qsort(d->stage, d->nr_stages, sizeof(d->stage[0]), nc_diff_cmp);
 
 	for (s = 0; s < a->nr_counters; s++)
@@ -197,6 +246,7 @@ int nc_diff_compute(struct nc_diff *d, const struct nc_model *a, const char *nam
 		if (nc_model_find_counter(a, b->counter[s]) < 0)
 			nc_diff_counter_fill(d, b->counter[s]);
 	nc_diff_loads(d);
+	nc_diff_paths(d);
 	return NC_EXIT_OK;
 }
 
@@ -240,6 +290,14 @@ static json_t *nc_jnum(double v)
 	return v < 0 ? json_null() : json_real(v);
 }
 
+/* nc_json_text - JSON text back to a value (a cut one stays a string) */
+static json_t *nc_json_text(const char *s)
+{
+	json_t *v = json_loads(s, JSON_DECODE_ANY, NULL);
+
+	return v ? v : json_string(s);
+}
+
 /* nc_diff_json - the whole diff as one JSON document */
 static json_t *nc_diff_json(const struct nc_diff *d)
 {
@@ -269,7 +327,7 @@ static json_t *nc_diff_json(const struct nc_diff *d)
 		json_object_set_new(s, "delta", r->a >= 0 && r->b >= 0 ? json_real(r->delta) :
 						json_null());
 		json_object_set_new(s, "share", r->a >= 0 && r->b >= 0 && r->role == NC_ROLE_TOP &&
-						r->unit == NETCOST_UNIT_CYCLES ?
+						r->unit == NETCOST_UNIT_CYCLES && !isnan(r->share) ?
 						json_real(r->share) : json_null());
 		json_object_set_new(s, "p50_a", nc_jnum(r->p50_a));
 		json_object_set_new(s, "p50_b", nc_jnum(r->p50_b));
@@ -289,6 +347,15 @@ static json_t *nc_diff_json(const struct nc_diff *d)
 	}
 	for (i = 0; i < d->nr_warnings; i++)
 		json_array_append_new(w, json_string(d->warning[i]));
+	{
+		json_t *pd = json_array();
+
+		for (i = 0; i < d->nr_path; i++)
+			json_array_append_new(pd, json_pack("{s:s, s:o, s:o}", "key", d->path[i].key,
+							    "a", nc_json_text(d->path[i].a),
+							    "b", nc_json_text(d->path[i].b)));
+		json_object_set_new(o, "path_differences", pd);
+	}
 	json_object_set_new(o, "stages", st);
 	json_object_set_new(o, "counters", ct);
 	json_object_set_new(o, "warnings", w);
@@ -325,6 +392,20 @@ static void nc_diff_text(FILE *f, const struct nc_diff *d)
 	if (d->ratio >= 0)
 		fprintf(f, "\n  B/A %.2fx cycles, %.2fx ns", d->ratio,
 			d->ratio_ns >= 0 ? d->ratio_ns : 0);
+	if (d->nr_path) {
+		int w = 10;
+
+		for (i = 0; i < d->nr_path; i++)
+			if ((int)strlen(d->path[i].key) > w)
+				w = (int)strlen(d->path[i].key);
+		fprintf(f, "\n\npacket path settings that differ:\n  %-*s %-16s %s\n", w,
+			"setting", "A", "B");
+		for (i = 0; i < d->nr_path; i++)
+			fprintf(f, "  %-*s %-16s %s\n", w, d->path[i].key, d->path[i].a,
+				d->path[i].b);
+		if (d->nr_path_all > d->nr_path)
+			fprintf(f, "  ... %u more in -j\n", d->nr_path_all - d->nr_path);
+	}
 	fprintf(f, "\n\n%-18s %10s %10s %7s %10s %7s %9s %9s\n", "stage", "A cyc/pkt",
 		"B cyc/pkt", "B/A", "delta", "share", "A ns/pkt", "B ns/pkt");
 	for (i = 0; i < d->nr_stages; i++) {
@@ -346,8 +427,10 @@ static void nc_diff_text(FILE *f, const struct nc_diff *d)
 			fprintf(f, " %+10.0f", r->delta);
 		else
 			fprintf(f, " %10s", "-");
-		if (r->role == NC_ROLE_TOP)
+		if (r->role == NC_ROLE_TOP && !isnan(r->share))
 			fprintf(f, " %6.1f%%", 100 * r->share);
+		else if (r->role == NC_ROLE_TOP)
+			fprintf(f, " %7s", "-");
 		else
 			fprintf(f, " %7s", "");
 		fprintf(f, " %9s %9s\n", nc_fmt(v[2], 32, r->a_ns), nc_fmt(v[3], 32, r->b_ns));
@@ -376,7 +459,7 @@ static void nc_diff_text(FILE *f, const struct nc_diff *d)
 	}
 
 	fprintf(f, "\n%-32s %10s %10s\n", nc_packet_basis(d->ma) == NC_BASIS_TX ?
-		"per tx packet" : "per rx packet", "A", "B");
+		"per tx packet" : "per rx packet", "A", "B");	/* one basis: see compute */
 	for (i = 0; i < d->nr_counters; i++) {
 		const struct nc_diff_counter *c = &d->counter[i];
 

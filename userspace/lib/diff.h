@@ -19,7 +19,7 @@ struct nc_diff_stage {
 	double a_ns, b_ns;		/* per packet, ns (cycle stages) */
 	double ratio;			/* b / a; -1 when undefined (a is 0) */
 	double delta;			/* b - a */
-	double share;			/* delta / total delta (top-level) */
+	double share;			/* delta / total delta (top-level); NAN: total delta 0 */
 	double p50_a, p50_b, p99_a, p99_b;	/* -1: no events on that side */
 	double ks;			/* 0..1; -1 when a side has no events */
 	double emd;			/* in the unit; -1 likewise */
@@ -29,6 +29,12 @@ struct nc_diff_stage {
 struct nc_diff_counter {
 	char name[NC_NAME_LEN];
 	double a, b;			/* -1: absent on that side */
+};
+
+/* One packet-path setting that differs (meta.path_config), values as JSON text */
+struct nc_diff_path {
+	char key[160];
+	char a[96], b[96];		/* "null": absent on that side */
 };
 
 struct nc_diff {
@@ -44,6 +50,9 @@ struct nc_diff {
 	struct nc_diff_counter counter[2 * NC_MAX_COUNTERS];
 	unsigned int nr_warnings;
 	char warning[8][256];
+	unsigned int nr_path;		/* settings that differ, at most 64 shown */
+	unsigned int nr_path_all;
+	struct nc_diff_path path[64];
 };
 
 int nc_diff_compute(struct nc_diff *d, const struct nc_model *a, const char *name_a,

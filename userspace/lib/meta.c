@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "pathcfg.h"
 #include "snapshot.h"
 
 /* nc_read_line - the first line of a small file, without its newline */
@@ -70,4 +71,6 @@ void nc_meta_collect(struct nc_meta *meta, const struct nc_info *info,
 	meta->interval_ns = info->now_ns > info->reset_ns ? info->now_ns - info->reset_ns : 0;
 	meta->probe_cost = info->probe_cost;
 	meta->note = nc_xstrdup(note);
+	meta->path_config = nc_pathcfg_collect("/sys", "/proc",
+					       nc_preempt_model(info->preempt_rt, info->threadirqs));
 }

@@ -6,6 +6,7 @@
  * sums (role top) and the irq_thread rule.  The renderers (report, diff,
  * plot, export) print these and compute none of their own.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,15 +35,22 @@ double nc_per_s(const struct nc_model *m, uint64_t count)
 	return s > 0 ? (double)count / s : -1;
 }
 
-/* nc_rx_packets - rx_packets of @c (a CPU or the total) */
+/*
+ * nc_rx_packets - rx_packets of @c (a CPU or the total); the total of a
+ * model narrowed to some CPUs (--cpu) is still all CPUs' packets
+ */
 uint64_t nc_rx_packets(const struct nc_model *m, const struct nc_cpu *c)
 {
+	if (c == &m->total && m->all_set)
+		return m->all_rx;
 	return nc_cpu_counter(m, c, "rx_packets");
 }
 
-/* nc_tx_packets - tx_packets of @c */
+/* nc_tx_packets - tx_packets of @c, as nc_rx_packets() */
 uint64_t nc_tx_packets(const struct nc_model *m, const struct nc_cpu *c)
 {
+	if (c == &m->total && m->all_set)
+		return m->all_tx;
 	return nc_cpu_counter(m, c, "tx_packets");
 }
 
@@ -60,11 +68,24 @@ enum nc_basis nc_packet_basis(const struct nc_model *m)
 {
 	uint64_t rx = nc_rx_packets(m, &m->total), tx = nc_tx_packets(m, &m->total);
 
+	if (m->basis_forced)
+		return (enum nc_basis)(m->basis_forced - 1);
+
 	if (tx > 10 * rx)
 		return NC_BASIS_TX;
 	if (rx > 10 * tx)
 		return NC_BASIS_RX;
 	return NC_BASIS_MIXED;
+}
+
+/*
+ * nc_model_force_basis - every figure of @m per rx (NC_BASIS_RX) or per tx
+ * packet (NC_BASIS_TX), as "diff --basis" asks; NC_BASIS_MIXED: back to
+ * what nc_packet_basis() finds
+ */
+void nc_model_force_basis(struct nc_model *m, enum nc_basis b)
+{
+	m->basis_forced = b == NC_BASIS_MIXED ? 0 : 1 + (int)b;
 }
 
 /* nc_basis_name - "rx", "tx" or "mixed": the JSON value of the basis */
@@ -148,7 +169,7 @@ uint64_t nc_cpu_packets(const struct nc_model *m, const struct nc_cpu *c,
 	default:
 		tx = m->stage[stage].per_tx;
 	}
-	return nc_cpu_counter(m, c, tx ? "tx_packets" : "rx_packets");
+	return tx ? nc_tx_packets(m, c) : nc_rx_packets(m, c);
 }
 
 /*
@@ -253,6 +274,32 @@ unsigned int nc_recorded_cpus(const struct nc_model *m)
 			n += set[m->cpus[i].cpu];
 	free(set);
 	return n ? n : m->nr_cpus;
+}
+
+/*
+ * nc_recorded_cpulist - the CPUs @m records statistics of, as a cpulist
+ * ("0-3,8") into @buf: those of the module's cpumask that the snapshot
+ * lists (all it lists when the mask says nothing).  Returns how many.
+ */
+unsigned int nc_recorded_cpulist(const struct nc_model *m, char *buf, size_t len)
+{
+	bool *set = nc_xcalloc(NC_MAX_CPUS, sizeof(*set));
+	bool *rec = nc_xcalloc(NC_MAX_CPUS, sizeof(*rec));
+	bool mask = !nc_parse_cpulist(m->info.config.cpus, set, NC_MAX_CPUS);
+	unsigned int i, n = 0;
+
+	for (i = 0; i < m->nr_cpus; i++)
+		if (!mask || set[m->cpus[i].cpu]) {
+			rec[m->cpus[i].cpu] = true;
+			n++;
+		}
+	if (!n)		/* a mask that names none of them: all */
+		for (i = 0; i < m->nr_cpus; i++, n++)
+			rec[m->cpus[i].cpu] = true;
+	nc_format_cpulist(rec, NC_MAX_CPUS, buf, len);
+	free(set);
+	free(rec);
+	return n;
 }
 
 /*
@@ -493,10 +540,10 @@ double nc_ratio(double b, double a)
 	return a > 0 && b >= 0 ? b / a : -1;
 }
 
-/* nc_share - @part of @whole (either may be negative: deltas); 0 when @whole is 0 */
+/* nc_share - @part of @whole (either may be negative: deltas); NAN (undefined) when @whole is 0 */
 double nc_share(double part, double whole)
 {
-	return whole != 0 ? part / whole : 0;
+	return whole != 0 ? part / whole : NAN;
 }
 
 /* nc_stage_cycles_named - the sum of stage @name on @c (NULL: none), its events in *@count */

@@ -24,6 +24,8 @@ enum nc_basis {
 };
 
 enum nc_basis nc_packet_basis(const struct nc_model *m);
+void nc_model_force_basis(struct nc_model *m, enum nc_basis b);
+unsigned int nc_recorded_cpulist(const struct nc_model *m, char *buf, size_t len);
 const char *nc_basis_name(enum nc_basis b);
 const char *nc_basis_desc(enum nc_basis b);
 uint64_t nc_basis_packets(const struct nc_model *m);

@@ -143,6 +143,7 @@ void nc_meta_free(struct nc_meta *meta)
 	free(meta->note);
 	json_decref(meta->load);
 	json_decref(meta->soak);
+	json_decref(meta->path_config);
 	memset(meta, 0, sizeof(*meta));
 }
 
@@ -157,6 +158,7 @@ static void nc_meta_copy(struct nc_meta *dst, const struct nc_meta *src)
 	dst->note = nc_xstrdup(src->note);
 	dst->load = json_incref(src->load);
 	dst->soak = json_incref(src->soak);
+	dst->path_config = json_incref(src->path_config);
 }
 
 /*
@@ -171,6 +173,11 @@ void nc_model_filter(struct nc_model *dst, const struct nc_model *src, const boo
 	unsigned int i, s;
 
 	memcpy(dst, src, sizeof(*dst));
+	if (!src->all_set) {
+		dst->all_set = true;
+		dst->all_rx = nc_cpu_counter(src, &src->total, "rx_packets");
+		dst->all_tx = nc_cpu_counter(src, &src->total, "tx_packets");
+	}
 	dst->cpus = NULL;
 	dst->nr_cpus = 0;
 	memset(&dst->total, 0, sizeof(dst->total));

@@ -136,6 +136,7 @@ struct nc_meta {
 	char *note;
 	json_t *load;			/* free-form, optional (the generator's) */
 	json_t *soak;			/* free-form, optional (netcost soak's) */
+	json_t *path_config;		/* optional: the packet path's settings (pathcfg.c) */
 };
 
 struct nc_model {
@@ -149,6 +150,15 @@ struct nc_model {
 	unsigned int nr_cpus;
 	struct nc_cpu *cpus;		/* sorted by CPU number */
 	struct nc_cpu total;		/* nc_model_sum_total() */
+	/*
+	 * The packets of all CPUs, kept when nc_model_filter() drops CPUs:
+	 * "per packet" always divides by them (metrics.c), so that --cpu N
+	 * shows what --per-cpu shows for N.
+	 */
+	bool all_set;
+	uint64_t all_rx, all_tx;
+	/* 0: "per packet" as nc_packet_basis() finds; else 1 + enum nc_basis (diff --basis) */
+	int basis_forced;
 };
 
 bool nc_name_ok(const char *name);

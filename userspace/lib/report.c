@@ -134,6 +134,15 @@ int nc_report_select(struct nc_model *out, const struct nc_model *m,
 	memset(out, 0, sizeof(*out));
 	if (o->stages) {
 		char *copy = nc_xstrdup(o->stages), *save = NULL, *name;
+		size_t len = strlen(o->stages);
+
+		/* every name given: no empty list, no empty element */
+		if (!len || o->stages[0] == ',' || o->stages[len - 1] == ',' ||
+		    strstr(o->stages, ",,")) {
+			free(copy);
+			return nc_usage_err("--stage '%s': name one or more stages, separated by commas",
+					    o->stages);
+		}
 
 		for (name = strtok_r(copy, ",", &save); name && !ret;
 		     name = strtok_r(NULL, ",", &save)) {
@@ -215,6 +224,7 @@ struct nc_block {
 	const struct nc_report_opts *o;
 	unsigned int nr_cpus;		/* CPUs behind the block's numbers */
 	double interval_s;
+	int name_w;			/* the stage column: 17, or the longest name + mark */
 };
 
 /* nc_block_time - a cycle figure in the report's unit (cycles or ns) */
@@ -266,7 +276,7 @@ static void nc_print_stage_row(const struct nc_block *b, const struct nc_cpu *c,
 	if (!h)
 		h = &empty;
 	snprintf(name, sizeof(name), "%s%s", d->name, nc_stage_mark(d));
-	fprintf(b->f, "%-17s %10llu", name, (unsigned long long)h->count);
+	fprintf(b->f, "%-*s %10llu", b->name_w, name, (unsigned long long)h->count);
 	if (evpp >= 0) {
 		nc_report_value(v, sizeof(v), evpp);
 		fprintf(b->f, " %7s", v);
@@ -312,11 +322,11 @@ static void nc_print_stages(const struct nc_block *b, const struct nc_cpu *c)
 	char v[32];
 
 	if (b->o->wide)
-		fprintf(b->f, "%-17s %10s %7s %5s/pkt %8s %8s %8s %8s %8s %8s %-7s %5s\n",
+		fprintf(b->f, "%-*s %10s %7s %5s/pkt %8s %8s %8s %8s %8s %8s %-7s %5s\n", b->name_w,
 			"stage", "events", "ev/pkt", u, "mean", "p50", "p90", "p99", "p99.9",
 			"max", "unit", "cpu%");
 	else
-		fprintf(b->f, "%-17s %10s %7s %5s/pkt %8s %8s %8s %8s %-7s %5s\n",
+		fprintf(b->f, "%-*s %10s %7s %5s/pkt %8s %8s %8s %8s %-7s %5s\n", b->name_w,
 			"stage", "events", "ev/pkt", u, "mean", "p50", "p99", "max", "unit", "cpu%");
 	for (s = 0; s < m->nr_stages; s++) {
 		if (!b->o->all && (!c->stage[s] || !c->stage[s]->count))
@@ -325,6 +335,12 @@ static void nc_print_stages(const struct nc_block *b, const struct nc_cpu *c)
 	}
 
 	nr_top = nc_top_stages(m, c, top, NC_TOP_N);
+	if (total < 0 && nc_basis_packets(m)) {
+		/* --stage left out every top-level stage: no total to give */
+		fprintf(b->f, "total: none of the stages shown is top-level (--stage %s)\n",
+			b->o->stages ? b->o->stages : "");
+		return;
+	}
 	if (total < 0) {
 		fprintf(b->f, "total: no packets, no cost per packet\n");
 		return;
@@ -359,7 +375,13 @@ static void nc_print_counters(const struct nc_block *b, const struct nc_cpu *c)
 	unsigned int i, n;
 	char v[32];
 
-	fprintf(b->f, "\n%-*s %14s %9s %10s\n", b->o->wide ? 34 : 28, "counter", "total",
+	int w = b->o->wide ? 34 : 28;
+
+	/* as wide as the longest name shown */
+	for (i = 0; i < m->nr_counters; i++)
+		if (c->has_counter[i] && (int)strlen(m->counter[i]) > w)
+			w = (int)strlen(m->counter[i]);
+	fprintf(b->f, "\n%-*s %14s %9s %10s\n", w, "counter", "total",
 		"per pkt", "per s");
 	for (i = 0; i < m->nr_counters; i++) {
 		const char *name = m->counter[i];
@@ -368,8 +390,7 @@ static void nc_print_counters(const struct nc_block *b, const struct nc_cpu *c)
 			continue;
 		if (!c->counter[i] && !b->o->all)
 			continue;
-		fprintf(b->f, "%-*s %14llu", b->o->wide ? 34 : 28, name,
-			(unsigned long long)c->counter[i]);
+		fprintf(b->f, "%-*s %14llu", w, name, (unsigned long long)c->counter[i]);
 		if (strcmp(name, "rx_packets") && strcmp(name, "tx_packets") &&
 		    nc_counter_per_packet(m, c, i) >= 0) {
 			nc_report_value(v, sizeof(v), nc_counter_per_packet(m, c, i));
@@ -429,17 +450,26 @@ static void nc_print_header(const struct nc_block *b)
 	const struct nc_info *info = &b->m->info;
 	char cpus[256];
 	bool *set = nc_xcalloc(NC_MAX_CPUS, sizeof(*set));
-	unsigned int i;
+	unsigned int i, n = b->m->nr_cpus, nrec = 0;
 
 	for (i = 0; i < b->m->nr_cpus; i++)
 		set[b->m->cpus[i].cpu] = true;
 	nc_format_cpulist(set, NC_MAX_CPUS, cpus, sizeof(cpus));
+	if (!nc_parse_cpulist(info->config.cpus, set, NC_MAX_CPUS))
+		for (i = 0; i < NC_MAX_CPUS; i++)
+			nrec += set[i];
 	free(set);
-	fprintf(b->f, "netcost %s: kernel %s (%s)\n", info->version, info->kernel,
-		nc_preempt_model(info->preempt_rt, info->threadirqs));
-	fprintf(b->f, "CPUs %s (recording %s), interval %.3f s, TSC %.1f MHz\n",
-		*cpus ? cpus : "none", *info->config.cpus ? info->config.cpus : "?",
-		b->interval_s, info->tsc_khz / 1000.0);
+	/* the module's version is the one that recorded (a snapshot's); the tool's is ours */
+	fprintf(b->f, "kernel %s (%s), netcost module %s, tool %s\n", info->kernel,
+		nc_preempt_model(info->preempt_rt, info->threadirqs), info->version,
+		NETCOST_VERSION);
+	fprintf(b->f, "CPUs: %s (%u CPU%s) with statistics", *cpus ? cpus : "none", n,
+		n == 1 ? "" : "s");
+	if (nrec)
+		fprintf(b->f, ", recording %s (%u CPU%s)", info->config.cpus, nrec,
+			nrec == 1 ? "" : "s");
+	fprintf(b->f, "; interval %.3f s, TSC %.1f MHz\n", b->interval_s,
+		info->tsc_khz / 1000.0);
 	if (!b->m->has_meta)
 		return;
 	/* a snapshot: where and when it was taken, and what for */
@@ -572,6 +602,10 @@ int nc_report_print(FILE *f, const struct nc_model *in, const struct nc_report_o
 	}
 	b.nr_cpus = nc_recorded_cpus(m);
 	b.interval_s = nc_interval_s(m);
+	b.name_w = 17;		/* as wide as the longest stage name and its mark */
+	for (i = 0; i < m->nr_stages; i++)
+		if ((int)strlen(m->stage[i].name) + 1 > b.name_w)
+			b.name_w = (int)strlen(m->stage[i].name) + 1;
 	nc_print_header(&b);
 	nc_print_block(&b, &m->total);
 	for (i = 0; o->per_cpu && i < m->nr_cpus; i++) {

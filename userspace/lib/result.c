@@ -63,10 +63,14 @@ int nc_result_check_target(const char *who, const char *path)
 	char *copy = nc_xstrdup(path);
 	const char *dir = dirname(copy);
 	struct stat st;
+	char err[512];
 	int ret = NC_EXIT_OK;
 
 	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
 		nc_err("%s: -o %s is a directory; name the snapshot file", who, path);
+		ret = NC_EXIT_ERROR;
+	} else if (nc_write_check(path, err, sizeof(err))) {
+		nc_err("%s: -o %s", who, err);	/* a symlink or a device: refused now, not at the end */
 		ret = NC_EXIT_ERROR;
 	} else if (access(dir, W_OK | X_OK)) {
 		nc_err("%s: cannot write the snapshot into %s: %s", who, dir, strerror(errno));

@@ -282,6 +282,8 @@ int nc_run_parse(int argc, char **argv, struct nc_run_opts *o)
 			break;
 		case OPT_NOTE:
 			o->note = optarg;
+			if (nc_has_control(o->note))
+				return nc_usage_err("run: --note holds a control character; write it on one line, without escapes");
 			break;
 		case OPT_CALIBRATE:
 			o->calibrate = true;

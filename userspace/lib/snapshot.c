@@ -199,6 +199,7 @@ static const struct nc_field nc_meta_fields[] = {
 	F_OPT(nc_meta, "note", NC_F_STR_NULL, note),
 	F_OPT(nc_meta, "load", NC_F_JSON, load),
 	F_OPT(nc_meta, "soak", NC_F_JSON, soak),
+	F_OPT(nc_meta, "path_config", NC_F_JSON, path_config),
 };
 
 /* a stage's figures besides its unit, role and buckets */
@@ -436,7 +437,9 @@ int nc_json_print(FILE *f, json_t *root, unsigned int indent)
 		       (indent ? JSON_INDENT(indent) : JSON_COMPACT);
 
 	if (json_dumpf(root, f, flags) || fputc('\n', f) == EOF) {
-		nc_err("cannot write JSON: %s", strerror(errno));
+		/* stdout's error flag is set: main's nc_close_stdout() says it, once */
+		if (f != stdout)
+			nc_err("cannot write JSON: %s", strerror(errno));
 		return NC_EXIT_ERROR;
 	}
 	return NC_EXIT_OK;
@@ -466,27 +469,51 @@ int nc_snapshot_save(const struct nc_model *m, const char *path)
 }
 
 /*
- * nc_snapshot_file_is - whether @path is (the start of) a netcost snapshot:
- * a JSON object that names "tool": "netcost" in its first few KiB.  For
- * the writers of other formats, which must not replace one by mistake.
+ * nc_snapshot_file_is - whether @path is a netcost snapshot: parsed, a
+ * JSON object whose "tool" is "netcost", however it is laid out (jq -S
+ * sorts the keys).  For the writers of other formats, which must not
+ * replace one by mistake.
  */
 bool nc_snapshot_file_is(const char *path)
 {
-	char buf[4096];
 	struct stat st;
-	size_t n;
-	FILE *f;
+	json_t *root, *tool;
+	bool is;
 
-	if (stat(path, &st) || !S_ISREG(st.st_mode))
+	if (stat(path, &st) || !S_ISREG(st.st_mode) || !st.st_size)
 		return false;
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	return buf[strspn(buf, " \t\r\n")] == '{' &&
-	       (strstr(buf, "\"tool\": \"netcost\"") || strstr(buf, "\"tool\":\"netcost\""));
+	root = json_load_file(path, 0, NULL);
+	tool = json_object_get(root, "tool");
+	is = json_is_string(tool) && !strcmp(json_string_value(tool), "netcost");
+	json_decref(root);
+	return is;
+}
+
+/*
+ * nc_output_check - whether @out may take the output (@what: "SVG",
+ * "export") of a command reading @inputs: it must be none of them (the
+ * same device and inode, whatever the names) nor any other snapshot.
+ * Returns 0, or NC_EXIT_ERROR after saying why.
+ */
+int nc_output_check(const char *cmd, const char *out, const char *const *inputs,
+		    unsigned int n, const char *what)
+{
+	unsigned int i;
+
+	if (!out || !strcmp(out, "-"))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (inputs[i] && nc_same_file(out, inputs[i])) {
+			nc_err("%s: -o %s is the snapshot being read (%s); name the %s file",
+			       cmd, out, inputs[i], what);
+			return NC_EXIT_ERROR;
+		}
+	if (nc_snapshot_file_is(out)) {
+		nc_err("%s: -o %s is a netcost snapshot; refusing to overwrite it with the %s (name the %s file)",
+		       cmd, out, what, what);
+		return NC_EXIT_ERROR;
+	}
+	return 0;
 }
 
 /* ---- the loader ---- */
@@ -1028,6 +1055,90 @@ static int nc_jsums_check(struct nc_jctx *j, const struct nc_model *m)
 }
 
 /*
+ * nc_jtext - no string or key anywhere in @v holds a control character:
+ * a note with ESC would reach the terminal, and an SVG that no XML
+ * parser reads.  Refused at load, the message shows it escaped.
+ */
+static int nc_jtext(struct nc_jctx *j, json_t *v)
+{
+	const char *key;
+	char esc[96];
+	size_t i, len;
+	json_t *e;
+	int ret;
+
+	if (json_is_string(v)) {
+		if (!nc_has_control(json_string_value(v)))
+			return 0;
+		{
+		char what[160];
+
+		nc_escape(json_string_value(v), esc, sizeof(esc));
+		snprintf(what, sizeof(what), "holds a control character (\"%s\"); edit it out", esc);
+		return nc_jfail(j, NULL, what);
+		}
+	}
+	if (json_is_array(v)) {
+		json_array_foreach(v, i, e) {
+			len = nc_jpush(j, "[%zu]", i);
+			ret = nc_jtext(j, e);
+			nc_jpop(j, len);
+			if (ret)
+				return ret;
+		}
+	}
+	if (json_is_object(v)) {
+		json_object_foreach(v, key, e) {
+			nc_escape(key, esc, sizeof(esc));
+			if (nc_has_control(key))
+				return nc_jfail(j, esc, "a name with a control character; edit it out");
+			len = nc_jpush(j, "%s", key);
+			ret = nc_jtext(j, e);
+			nc_jpop(j, len);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/*
+ * nc_jtime_check - figures a clock cannot give: no cycle rate, or more
+ * cycles of CPU time on one CPU than the interval has (a tenth over is
+ * allowed: an event running at the reset is counted whole)
+ */
+static int nc_jtime_check(struct nc_jctx *j, const struct nc_model *m)
+{
+	uint64_t span = m->info.now_cycles > m->info.reset_cycles ?
+			m->info.now_cycles - m->info.reset_cycles : 0;
+	unsigned int i, s;
+	char what[160];
+
+	if (!m->info.tsc_khz) {
+		strcpy(j->path, "info");
+		return nc_jfail(j, "tsc_khz", "0: a cycle counter with no rate");
+	}
+	if (!span)
+		return 0;
+	for (i = 0; i < m->nr_cpus; i++)
+		for (s = 0; s < m->nr_stages; s++) {
+			const struct nc_hist *h = m->cpus[i].stage[s];
+
+			if (!h || m->stage[s].unit != NETCOST_UNIT_CYCLES ||
+			    m->stage[s].role == NC_ROLE_LATENCY ||
+			    m->stage[s].role == NC_ROLE_COUNT || h->sum <= span + span / 10)
+				continue;
+			snprintf(j->path, sizeof(j->path), "cpus[%zu].stages.%s", (size_t)i,
+				 m->stage[s].name);
+			snprintf(what, sizeof(what),
+				 "%llu cycles on one CPU, more than the interval's %llu (info.now_cycles - info.reset_cycles)",
+				 (unsigned long long)h->sum, (unsigned long long)span);
+			return nc_jfail(j, "cycles", what);
+		}
+	return 0;
+}
+
+/*
  * nc_snapshot_from_json - a parsed snapshot document into @m (inited).
  * @name names the file in messages.  Returns 0, or NC_EXIT_SNAPSHOT after
  * printing what is wrong and where.
@@ -1058,6 +1169,8 @@ int nc_snapshot_from_json(struct nc_model *m, json_t *root, const char *name)
 		return NC_EXIT_SNAPSHOT;
 	}
 	j.schema = (int)json_integer_value(schema);
+	if (nc_jtext(&j, root))
+		return NC_EXIT_SNAPSHOT;
 	if (nc_jget(&j, root, "meta", JSON_OBJECT, &meta) ||
 	    nc_jget(&j, root, "info", JSON_OBJECT, &info) ||
 	    nc_jget(&j, root, "cpus", JSON_ARRAY, &cpus) ||
@@ -1078,7 +1191,7 @@ int nc_snapshot_from_json(struct nc_model *m, json_t *root, const char *name)
 	json_array_foreach(cpus, i, v) {
 		unsigned int nr = m->nr_cpus;
 		struct nc_cpu *c;
-		uint32_t cpu;
+		uint32_t cpu = 0;
 
 		snprintf(j.path, sizeof(j.path), "cpus[%zu]", i);
 		if (!json_is_object(v))
@@ -1096,7 +1209,7 @@ int nc_snapshot_from_json(struct nc_model *m, json_t *root, const char *name)
 	strcpy(j.path, "total");
 	if (nc_jcpu(&j, m, NULL, total))
 		return NC_EXIT_SNAPSHOT;
-	if (nc_jsums_check(&j, m))
+	if (nc_jsums_check(&j, m) || nc_jtime_check(&j, m))
 		return NC_EXIT_SNAPSHOT;
 	nc_model_sum_total(m, NULL);
 	return 0;
@@ -1135,7 +1248,8 @@ int nc_snapshot_load_buffer(struct nc_model *m, const char *buf, size_t len,
  */
 int nc_snapshot_load(struct nc_model *m, const char *path)
 {
-	FILE *f = fopen(path, "r");
+	bool in = !strcmp(path, "-");	/* "-": standard input, as -o - */
+	FILE *f = in ? stdin : fopen(path, "r");
 	char *buf = NULL;
 	size_t len = 0, cap = 0, n;
 	struct stat st;
@@ -1147,13 +1261,15 @@ int nc_snapshot_load(struct nc_model *m, const char *path)
 	}
 	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
 		nc_err("%s: is a directory, not a netcost snapshot", path);
-		fclose(f);
+		if (!in)
+			fclose(f);
 		return NC_EXIT_SNAPSHOT;
 	}
 	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) && st.st_size > NC_SNAPSHOT_MAX_BYTES) {
 		nc_err("%s: larger than %d MiB: not a netcost snapshot", path,
 		       NC_SNAPSHOT_MAX_BYTES >> 20);
-		fclose(f);
+		if (!in)
+			fclose(f);
 		return NC_EXIT_SNAPSHOT;
 	}
 	/* a pipe or device has no size: read one byte past the limit at most */
@@ -1175,9 +1291,10 @@ int nc_snapshot_load(struct nc_model *m, const char *path)
 		       NC_SNAPSHOT_MAX_BYTES >> 20);
 		ret = NC_EXIT_SNAPSHOT;
 	} else {
-		ret = nc_snapshot_load_buffer(m, buf, len, path);
+		ret = nc_snapshot_load_buffer(m, buf, len, in ? "(standard input)" : path);
 	}
 	free(buf);
-	fclose(f);
+	if (!in)
+		fclose(f);
 	return ret;
 }

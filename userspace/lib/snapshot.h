@@ -32,6 +32,8 @@ json_t *nc_model_to_json(const struct nc_model *m, bool all);
 json_t *nc_snapshot_to_json(const struct nc_model *m);
 int nc_snapshot_save(const struct nc_model *m, const char *path);
 bool nc_snapshot_file_is(const char *path);
+int nc_output_check(const char *cmd, const char *out, const char *const *inputs,
+		    unsigned int n, const char *what);
 int nc_snapshot_load(struct nc_model *m, const char *path);
 int nc_snapshot_load_buffer(struct nc_model *m, const char *buf, size_t len,
 			    const char *name);

@@ -551,11 +551,25 @@ bad:
 	return -EINVAL;
 }
 
+const char *soak_calib_bad(const struct soak_calib *c)
+{
+	for (int i = 0; i < c->ncpus; i++) {
+		if (!(c->rate[i] > 0) || !isfinite(c->rate[i]))
+			return "no spin rate for a CPU";
+		if (c->spread[i] > SOAK_CALIB_MAX_SPREAD)
+			return "uneven when made (was the system idle?)";
+	}
+	return NULL;
+}
+
 const char *soak_calib_stale(const struct soak_calib *c, time_t now)
 {
 	char kernel[sizeof(c->kernel)], model[sizeof(c->cpu_model)];
-	const char *why = NULL;
+	const char *why = soak_calib_bad(c);
 	int *cpus, n;
+
+	if (why)	/* never used, however fresh */
+		return why;
 
 	system_ids(kernel, sizeof(kernel), model, sizeof(model));
 	if (strcmp(kernel, c->kernel))

@@ -222,9 +222,20 @@ int soak_calib_load(const char *path, struct soak_calib *c);
 int soak_calib_save(const char *path, const struct soak_calib *c, char *err,
 		    size_t errlen);
 
+/* a CPU whose spin rate varied more than this (%) while calibrating: a busy system */
+#define SOAK_CALIB_MAX_SPREAD	10
+
+/*
+ * soak_calib_bad - why @c is no calibration to measure with (a CPU spun
+ * unevenly, > SOAK_CALIB_MAX_SPREAD %, or not at all), NULL when it is
+ * good: such a one is never cached, and never used from the cache.
+ */
+const char *soak_calib_bad(const struct soak_calib *c);
+
 /*
  * soak_calib_stale - why @c should not be used on this system at @now
- * (kernel, CPU model or CPU set changed, older than SOAK_CALIB_MAX_AGE);
+ * (soak_calib_bad(), kernel, CPU model or CPU set changed, older than
+ * SOAK_CALIB_MAX_AGE);
  * NULL when it is fine.  The string is static.
  */
 const char *soak_calib_stale(const struct soak_calib *c, time_t now);

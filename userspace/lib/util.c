@@ -23,9 +23,50 @@ const char *nc_cmd_name;
  */
 static void nc_verr(const char *prefix, const char *fmt, va_list ap)
 {
+	char *full = NULL;
+	va_list aq;
+
+	/* the whole message on stderr, however long; the tests keep 512 bytes */
+	va_copy(aq, ap);
 	vsnprintf(nc_last_err, sizeof(nc_last_err), fmt, ap);
+	if (vasprintf(&full, fmt, aq) < 0)
+		full = NULL;
+	va_end(aq);
 	if (!nc_err_quiet)
-		fprintf(stderr, "netcost: %s%s\n", prefix, nc_last_err);
+		fprintf(stderr, "netcost: %s%s\n", prefix, full ? full : nc_last_err);
+	free(full);
+}
+
+/* nc_has_control - whether @s holds a C0 control character or DEL */
+bool nc_has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
+/*
+ * nc_escape - @s for a message, control characters as \xNN, cut to fit
+ * @len with "..."
+ */
+void nc_escape(const char *s, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	for (; *s && off + 8 < len; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '\\')
+			off += snprintf(buf + off, len - off, "\\\\");
+		else if (ch < 0x20 || ch == 0x7f)
+			off += snprintf(buf + off, len - off, "\\x%02x", ch);
+		else
+			buf[off++] = (char)ch;
+	}
+	if (*s)
+		off += snprintf(buf + off, len - off, "...");
+	buf[off < len ? off : len - 1] = '\0';
 }
 
 /* nc_err - one line on stderr for an error that ends the command */

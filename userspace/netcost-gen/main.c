@@ -8,11 +8,14 @@
  * process and reports what each received packet cost it in CPU time.
  * It links with libc only, so that it can be copied to a sender box.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "uapi/netcost.h"
 #include "gen.h"
+#include "opts.h"
 #include "proto.h"
 #include "util.h"
 
@@ -22,12 +25,15 @@ static void usage(FILE *f)
 		"usage: netcost-gen send -H HOST [options]   send UDP to HOST\n"
 		"       netcost-gen sink [options]           receive and count\n"
 		"       netcost-gen MODE -h                  options of MODE\n"
+		"       netcost-gen help [MODE]              this, or MODE's options\n"
 		"       netcost-gen --version\n"
 		"netcost-gen(1) has the rest.\n");
 }
 
 int main(int argc, char **argv)
 {
+	program_invocation_name = "netcost-gen";	/* error()'s prefix */
+	atexit(gen_close_stdout);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
@@ -36,13 +42,19 @@ int main(int argc, char **argv)
 		return gen_send(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "sink"))
 		return gen_sink(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "help")) {
+		/* "netcost-gen help MODE" is "netcost-gen MODE -h" */
+		if (argc > 2 && (!strcmp(argv[2], "send") || !strcmp(argv[2], "sink"))) {
+			gen_cfg_usage(stdout, !strcmp(argv[2], "send") ? GEN_SEND : GEN_SINK);
+			return 0;
+		}
 		usage(stdout);
 		return 0;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("netcost-gen %s (wire format \"NCG1\")\n", NETCOST_VERSION);
-		return fflush(stdout) || ferror(stdout) ? 1 : 0;
+		return 0;	/* gen_close_stdout() checks the write */
 	}
 	fprintf(stderr, "netcost-gen: unknown mode '%s'\n", argv[1]);
 	usage(stderr);

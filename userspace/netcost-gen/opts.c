@@ -15,7 +15,7 @@
 
 enum {
 	OPT_FLOWS = 256, OPT_DPORT, OPT_SCHED, OPT_REPORT_WAIT, OPT_SPIN, OPT_GSO,
-	OPT_FLOW_BASE, OPT_IDLE, OPT_WORK, OPT_READY, OPT_EXPECT,
+	OPT_FLOW_BASE, OPT_IDLE, OPT_WORK, OPT_READY, OPT_EXPECT, OPT_CHECK,
 };
 
 struct gen_opt {
@@ -75,13 +75,15 @@ static const struct gen_opt gen_opts[] = {
 	{ "sched", OPT_SCHED, required_argument, B, "--sched POLICY",
 	  "fifo:PRIO, rr:PRIO, other, batch or idle",
 	  "fifo:PRIO, rr:PRIO, other, batch or idle\n"
-	  "                    (the report's monitor ran at top PR -66: fifo:65)", NULL },
+	  "                    (top's PR -66, the report's monitor, is fifo:65)", NULL },
 	{ "spin", OPT_SPIN, required_argument, GEN_SEND, "--spin USEC",
 	  "paced: sleep to USEC before each deadline, then spin", NULL, NULL },
 	{ "report-wait", OPT_REPORT_WAIT, required_argument, GEN_SEND, "--report-wait S",
 	  "wait this long for the sink's report (default 2, 0: none)", NULL, NULL },
 	{ NULL, 'j', no_argument, B, "-j", "JSON result on stdout, progress on stderr", NULL, NULL },
 	{ NULL, 'q', no_argument, B, "-q", "no progress lines", NULL, NULL },
+	{ "check", OPT_CHECK, no_argument, B, "--check",
+	  "check the options and the address, then exit (netcost run does first)", NULL, NULL },
 	{ "help", 'h', no_argument, B, NULL, NULL, NULL, NULL },
 };
 
@@ -171,6 +173,12 @@ void gen_cfg_parse(struct gen_cfg *cfg, enum gen_mode mode, int argc, char **arg
 			break;
 		case 'H':
 			cfg->host = optarg;
+			/* "[::1]", as in a URL: the address inside */
+			if (optarg[0] == '[' && strlen(optarg) > 2 &&
+			    optarg[strlen(optarg) - 1] == ']') {
+				optarg[strlen(optarg) - 1] = '\0';
+				cfg->host = optarg + 1;
+			}
 			break;
 		case 'h':
 			gen_cfg_usage(stdout, mode);
@@ -238,6 +246,9 @@ void gen_cfg_parse(struct gen_cfg *cfg, enum gen_mode mode, int argc, char **arg
 			break;
 		case OPT_READY:
 			cfg->ready_file = optarg;
+			break;
+		case OPT_CHECK:
+			cfg->check = true;
 			break;
 		default:
 			gen_usage_error(m, "unknown option or missing value '%s'", argv[optind - 1]);

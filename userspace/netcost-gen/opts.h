@@ -40,6 +40,7 @@ struct gen_cfg {
 	const char *sched_arg;
 	bool json;
 	bool quiet;
+	bool check;			/* --check: parse, resolve, exit */
 	/* send */
 	size_t size;			/* payload bytes */
 	uint64_t count;			/* 0: no limit */

@@ -251,8 +251,11 @@ static void run_paced(struct worker *w, const struct gen_pace *pace)
 /* run_flat - as fast as possible: a batch per flow, round robin. */
 static void run_flat(struct worker *w)
 {
-	unsigned int j = 0, active = w->nflows;
+	unsigned int j = 0, active = 0;
 
+	/* a flow with nothing to send (-n below --flows) is never active */
+	for (unsigned int i = 0; i < w->nflows; i++)
+		active += w->flows[i]->slots < w->flows[i]->limit;
 	while (!gen_stop && active) {
 		struct flow_tx *f = w->flows[j];
 		uint64_t left = f->limit - f->slots;
@@ -473,7 +476,7 @@ static void print_json(uint64_t sent, uint64_t errors, double elapsed,
 		       const char *khz_src, const struct gen_report *rep,
 		       bool got, const char *why)
 {
-	double pps = elapsed > 0 ? sent / elapsed : 0;
+	double pps = elapsed > 0 ? sent / elapsed : NAN;	/* null over no time */
 	FILE *o = stdout;
 
 	fprintf(o, "{\"mode\":\"send\",\"dest\":\"%s\",\"port\":%u,\"family\":\"%s\",",
@@ -539,7 +542,14 @@ int gen_send(int argc, char **argv)
 	double elapsed, cpu_s;
 	bool got = false, refused;
 
+	program_invocation_name = "netcost-gen send";	/* error()'s prefix */
 	parse_opts(argc, argv);
+	if (cfg.check) {
+		struct sockaddr_storage ss;
+
+		gen_resolve(cfg.host, cfg.port, cfg.family, &ss);	/* exits 1 on failure */
+		return 0;
+	}
 	out = cfg.json ? stderr : stdout;
 	gen_install_signals();
 

@@ -85,6 +85,8 @@ static void parse_opts(int argc, char **argv)
 	}
 	if (cfg.family == AF_UNSPEC && cfg.host && strchr(cfg.host, ':'))
 		cfg.family = AF_INET6;
+	if (cfg.ready_file)
+		gen_ready_file_check(MODE, cfg.ready_file);
 }
 
 /* open_sockets - bind one socket per listening port. */
@@ -174,13 +176,27 @@ static struct gen_flow *flow_get(uint16_t id)
 	return f;
 }
 
-/* busy_work - what the monitor process does with each packet: burn CPU. */
+static uint64_t t_end = UINT64_MAX;	/* ns: -l runs out; UINT64_MAX: none */
+
+/* past_end - SIGINT/SIGTERM came, or -l ran out */
+static bool past_end(void)
+{
+	return gen_stop || (t_end != UINT64_MAX && gen_now_ns() >= t_end);
+}
+
+/*
+ * busy_work - what the monitor process does with each packet: burn CPU,
+ * up to SIGINT/SIGTERM or the end of -l (looked at every 4096 rounds).
+ */
 static void busy_work(uint64_t cycles)
 {
 	uint64_t c0 = gen_cycles();
 
-	while (gen_cycles() - c0 < cycles)
+	for (unsigned int i = 1; gen_cycles() - c0 < cycles; i++) {
 		gen_cpu_relax();
+		if (!(i & 4095) && past_end())
+			return;
+	}
 }
 
 /* handle - account one datagram received on socket @sock. */
@@ -201,7 +217,7 @@ static void handle(unsigned int sock, const uint8_t *buf, size_t len,
 		gen_flow_data(f, gen_seq_unwrap(f->next, h.seq, h.seq_bits), len);
 		st.messages++;
 		st.bytes += len;
-		if (st.work_cycles)
+		if (st.work_cycles && !past_end())
 			busy_work(st.work_cycles);
 		break;
 	case GEN_FIN:
@@ -493,7 +509,14 @@ int gen_sink(int argc, char **argv)
 	long long drops0;
 	FILE *out;
 
+	program_invocation_name = "netcost-gen sink";	/* error()'s prefix */
 	parse_opts(argc, argv);
+	if (cfg.check) {
+		struct sockaddr_storage ss;
+
+		gen_resolve(cfg.host, cfg.port, cfg.family, &ss);	/* exits 1 on failure */
+		return 0;
+	}
 	out = cfg.json ? stderr : stdout;
 	gen_install_signals();
 
@@ -529,13 +552,15 @@ int gen_sink(int argc, char **argv)
 			(unsigned long long)st.work_cycles);
 
 	t0 = last_tick = gen_now_ns();
+	if (cfg.seconds)
+		t_end = t0 + (uint64_t)(cfg.seconds * 1e9);
 	next_tick = t0 + NSEC_PER_SEC;
 	gen_cpu_ns(&cu0, &cs0);
 	last_cpu = cu0 + cs0;
 
 	while (!gen_stop) {
 		now = gen_now_ns();
-		if (cfg.seconds && now - t0 >= cfg.seconds * 1e9) {
+		if (now >= t_end) {
 			r.stop = "duration";
 			break;
 		}
@@ -595,9 +620,16 @@ int gen_sink(int argc, char **argv)
 	if (all_fins())
 		answer(&r);
 
+	free(pfd);
 	if (cfg.json)
 		print_json(&r);
 	else
 		print_text(out, &r);
+	/* netcost-gen(1): a sink that received no message measured nothing */
+	if (!st.messages) {
+		fprintf(stderr, "netcost-gen sink: received no message on port %u (stopped: %s)\n",
+			cfg.port, r.stop);
+		return 1;
+	}
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -138,9 +139,15 @@ uint64_t gen_parse_u64(const char *mode, const char *opt, const char *arg,
 
 	errno = 0;
 	v = strtoull(arg, &end, 0);
+	if (errno == ERANGE && end != arg && !*end && arg[0] != '-')
+		gen_usage_error(mode, "%s: %s is too large (at most %llu)", opt, arg,
+				(unsigned long long)max);
 	if (errno || end == arg || *end || arg[0] == '-')
 		gen_usage_error(mode, "%s: '%s' is not a number", opt, arg);
-	if (v < min || v > max)
+	if (v > max)
+		gen_usage_error(mode, "%s: %llu is too large (at most %llu)", opt, v,
+				(unsigned long long)max);
+	if (v < min)
 		gen_usage_error(mode, "%s: %llu is out of range [%llu, %llu]",
 				opt, v, (unsigned long long)min,
 				(unsigned long long)max);
@@ -169,21 +176,25 @@ void gen_parse_work(const char *mode, const char *arg, uint64_t *ns,
 
 	errno = 0;
 	v = strtoull(arg, &end, 10);
-	if (errno || end == arg || arg[0] == '-' || v > 1000000000000ull)
+	if (end == arg || arg[0] == '-' || (errno && errno != ERANGE))
 		goto bad;
 	*ns = 0;
 	*cycles = 0;
 	if (!*end || !strcmp(end, "ns"))
 		*ns = v;
 	else if (!strcmp(end, "us"))
-		*ns = v * 1000;
+		*ns = v > GEN_MAX_WORK_NS / 1000 ? GEN_MAX_WORK_NS + 1 : v * 1000;
 	else if (!strcmp(end, "ms"))
-		*ns = v * 1000000;
+		*ns = v > GEN_MAX_WORK_NS / 1000000 ? GEN_MAX_WORK_NS + 1 : v * 1000000;
 	else if (!strcmp(end, "c") || !strcmp(end, "cyc") ||
 		 !strcmp(end, "cycles"))
 		*cycles = v;
 	else
 		goto bad;
+	/* a bound: each packet's work must end well within any run */
+	if (errno == ERANGE || *ns > GEN_MAX_WORK_NS || *cycles > GEN_MAX_WORK_CYCLES)
+		gen_usage_error(mode, "--work: %s is too large (at most 1000ms or %llucyc per packet)",
+				arg, (unsigned long long)GEN_MAX_WORK_CYCLES);
 	return;
 bad:
 	gen_usage_error(mode, "--work: '%s' is not N[ns|us|ms] or Ncyc", arg);
@@ -299,6 +310,43 @@ void gen_json_num(FILE *f, double v, int prec)
 		fprintf(f, "%.*f", prec, v);
 	else
 		fputs("null", f);
+}
+
+/*
+ * gen_ready_file_check - an existing @path must be empty or hold a port
+ * number (an earlier ready file): --ready-file never replaces a snapshot
+ * or any other file by mistake.
+ */
+void gen_ready_file_check(const char *mode, const char *path)
+{
+	char buf[32];
+	ssize_t n;
+	size_t i;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return;		/* missing, or refused when written */
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	for (i = 0; n > 0 && i < (size_t)n && buf[i] >= '0' && buf[i] <= '9'; i++)
+		;
+	if (n <= 0 || (i && i < (size_t)n && buf[i] == '\n' && i + 1 == (size_t)n))
+		return;
+	gen_usage_error(mode, "--ready-file %s: exists and is not a ready file (a port number); refusing to replace it",
+			path);
+}
+
+void gen_close_stdout(void)
+{
+	/* as gnulib's close_stdout: EBADF with nothing pending is no error */
+	bool pending = __fpending(stdout) != 0, failed = ferror(stdout) != 0;
+	int err = fclose(stdout) ? errno : 0;
+
+	if (failed || (err && (pending || err != EBADF))) {
+		fprintf(stderr, "%s: cannot write to standard output: %s\n",
+			program_invocation_name, err ? strerror(err) : "write error");
+		_exit(1);
+	}
 }
 
 void gen_write_file(const char *path, const char *text)

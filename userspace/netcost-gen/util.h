@@ -58,6 +58,10 @@ void gen_cpu_ns(uint64_t *user, uint64_t *sys);
 void gen_usage_error(const char *mode, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
 
+/* --work's bound: each packet's work ends within a second */
+#define GEN_MAX_WORK_NS		1000000000ull
+#define GEN_MAX_WORK_CYCLES	10000000000ull
+
 /* gen_parse_u64 - @arg as an integer in [@min, @max] or a usage error. */
 uint64_t gen_parse_u64(const char *mode, const char *opt, const char *arg,
 		       uint64_t min, uint64_t max);
@@ -103,6 +107,12 @@ const char *gen_sockaddr_str(const struct sockaddr *sa, char *buf, size_t len);
 
 /* gen_json_num - a JSON number with @prec decimals, or null if not finite. */
 void gen_json_num(FILE *f, double v, int prec);
+
+/* gen_ready_file_check - refuse (exit 2) an existing @path that holds more than a port */
+void gen_ready_file_check(const char *mode, const char *path);
+
+/* gen_close_stdout - at exit: a write error on stdout is exit 1, with a message */
+void gen_close_stdout(void);
 
 /* gen_write_file - write @text to @path atomically (temp file + rename). */
 void gen_write_file(const char *path, const char *text);

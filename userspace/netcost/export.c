@@ -134,6 +134,30 @@ static void nc_prom_counters(FILE *f, const struct nc_model *m, bool per_cpu)
 	}
 }
 
+/*
+ * nc_prom_collision - with --per-cpu, counter "cpu_X" (netcost_cpu_X_total)
+ * and counter X per CPU (netcost_cpu_X_total{cpu}) would be one metric
+ * twice, which Prometheus rejects: refuse, naming both.  Returns 0 or 1.
+ */
+static int nc_prom_collision(const struct nc_model *m, bool per_cpu)
+{
+	unsigned int a, b;
+
+	if (!per_cpu)
+		return 0;
+	for (a = 0; a < m->nr_counters; a++) {
+		if (strncmp(m->counter[a], "cpu_", 4))
+			continue;
+		for (b = 0; b < m->nr_counters; b++)
+			if (!strcmp(m->counter[a] + 4, m->counter[b])) {
+				nc_err("export: counter %s and counter %s per CPU would both be netcost_%s_total; export without --per-cpu",
+				       m->counter[a], m->counter[b], m->counter[a]);
+				return NC_EXIT_ERROR;
+			}
+	}
+	return 0;
+}
+
 struct nc_prom_args {
 	const struct nc_model *m;
 	bool per_cpu;
@@ -227,14 +251,15 @@ int cmd_export(int argc, char **argv)
 		return nc_usage_err("export: unexpected argument '%s' (the output is -o FILE, a snapshot to read --snapshot FILE)",
 				    argv[optind]);
 
+	ret = nc_output_check("export", out, &snap, 1, "export");
+	if (ret)
+		return ret;
 	m = nc_xcalloc(1, sizeof(*m));
 	nc_model_init(m);
 	ret = snap ? nc_snapshot_load(m, snap) : nc_fetch_once(m);
-	if (!ret && out && nc_snapshot_file_is(out)) {
-		nc_err("%s: is a netcost snapshot; refusing to overwrite it with the export", out);
-		ret = NC_EXIT_ERROR;
-	}
 	pa.m = m;
+	if (!ret)
+		ret = nc_prom_collision(m, pa.per_cpu);
 	if (!ret)
 		ret = nc_output(out ? out : "-", nc_prom_cb, &pa);
 	nc_model_free(m);

@@ -41,7 +41,7 @@ static const struct nc_cmd nc_cmds[] = {
 	  "write the statistics, with where and when they were taken, to a file", false },
 	{ "show", cmd_show, "show FILE [-j] [dump options]",
 	  "print a snapshot exactly as dump would", false },
-	{ "diff", cmd_diff, "diff A B [-j]",
+	{ "diff", cmd_diff, "diff A B [-j] [--basis rx|tx]",
 	  "compare two snapshots stage by stage", false },
 	{ "plot", cmd_plot, "plot A [B] -o FILE.svg",
 	  "SVG chart: cost per packet by stage, and each stage's histograms", false },

@@ -535,18 +535,9 @@ int cmd_plot(int argc, char **argv)
 	}
 	if (ret)
 		goto out_free;
-	for (i = 0; i < n; i++)
-		if (nc_same_file(out, names[i])) {
-			nc_err("plot: -o %s is the snapshot being plotted; name the SVG file", out);
-			ret = NC_EXIT_ERROR;
-			goto out_free;
-		}
-	if (nc_snapshot_file_is(out)) {
-		nc_err("%s: is a netcost snapshot; refusing to overwrite it with an SVG (name the SVG file)",
-		       out);
-		ret = NC_EXIT_ERROR;
+	ret = nc_output_check("plot", out, names, (unsigned int)n, "SVG");
+	if (ret)
 		goto out_free;
-	}
 	pa.m = m;
 	pa.names = names;
 	pa.n = n;

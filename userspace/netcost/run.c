@@ -35,6 +35,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -230,6 +231,49 @@ static void nc_run_announce(const struct nc_child *ch, const char *extra)
 
 	fprintf(stderr, "run: %s: %s%s\n", ch->role, cmd, extra);
 	free(cmd);
+}
+
+/*
+ * nc_run_check_gen - the sender's and the sink's command lines with
+ * --check: netcost-gen parses them (and resolves the addresses) and
+ * exits, so that a typo in --gen is reported before the module is
+ * touched (RESET would wipe its statistics).  Its message goes to our
+ * stderr.  Returns 0, or NC_EXIT_USAGE.
+ */
+static int nc_run_check_gen(const struct nc_run *r)
+{
+	static const char *const who[NC_NR_CHILDREN] = { "--sink", "--gen" };
+	unsigned int c;
+
+	for (c = 0; c < NC_NR_CHILDREN; c++) {
+		const struct nc_argv *a = &r->child[c].argv;
+		struct nc_argv chk = { 0 };
+		int i, status = -1;
+		pid_t pid;
+
+		/* from netcost-gen on: the --sink-prefix (in-ns) is not ours to run */
+		for (i = 0; i < a->argc && strcmp(a->argv[i], r->gen_path); i++)
+			;
+		for (; i < a->argc; i++)
+			nc_argv_push(&chk, a->argv[i]);
+		nc_argv_push(&chk, "--check");
+		fflush(NULL);
+		pid = fork();
+		if (!pid) {
+			execv(chk.argv[0], chk.argv);
+			_exit(127);
+		}
+		if (pid > 0)
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+		nc_argv_free(&chk);
+		if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+			nc_err("run: netcost-gen refused the %s arguments (above); nothing was reset",
+			       who[c]);
+			return NC_EXIT_USAGE;
+		}
+	}
+	return NC_EXIT_OK;
 }
 
 /*
@@ -468,6 +512,8 @@ int cmd_run(int argc, char **argv)
 			ret = nc_run_children_argv(&r->o, r->gen_path, r->ready, &gen, &sink,
 						   &r->child[NC_SINK].argv,
 						   &r->child[NC_SENDER].argv);
+		if (!ret)
+			ret = nc_run_check_gen(r);
 	}
 	if (!ret)
 		ret = nc_run_setup(r);

@@ -34,6 +34,8 @@ int cmd_save(int argc, char **argv)
 		switch (c) {
 		case 'n':
 			note = optarg;
+			if (nc_has_control(note))
+				return nc_usage_err("save: --note holds a control character; write it on one line, without escapes");
 			break;
 		case 'l':
 			load = optarg;

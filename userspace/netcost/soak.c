@@ -215,10 +215,14 @@ static int nc_soak_calib_yield(const char *who, bool force, double seconds,
 		return NC_EXIT_ERROR;
 	}
 	for (int i = 0; i < cal->ncpus; i++)
-		if (cal->spread[i] > 10)
+		if (cal->spread[i] > SOAK_CALIB_MAX_SPREAD)
 			nc_warn("%s: CPU %d ran %.0f%% unevenly while calibrating: was the system idle?",
 				who, cal->cpu[i], cal->spread[i]);
-	if (soak_calib_save(path, cal, err, sizeof(err)))
+	/* a calibration flagged as bad serves this run at most, never a later one */
+	if (soak_calib_bad(cal))
+		nc_warn("%s: calibration %s: not saved, the next run calibrates again",
+			who, soak_calib_bad(cal));
+	else if (soak_calib_save(path, cal, err, sizeof(err)))
 		nc_warn("%s: cannot save the calibration: %s", who, err);
 	return NC_EXIT_OK;
 }

@@ -1,0 +1,129 @@
+#!/bin/sh
+# test_outputs.sh - what netcost writes, from the user's side (issue 22):
+# export never replaces its input or another snapshot, however it is laid
+# out (bug 2); a snapshot with control characters is refused and none
+# reaches the terminal (bug 9); the exposition is valid for promtool, and
+# a name collision is refused (bug 11); "--stage ''" is a usage error and
+# a stage filter does not claim "no packets" (bug 12); "show -" reads
+# stdin; -o /dev/null is a dry run.
+set -u
+cd "$(dirname "$0")/../.."
+NC=${BUILD:-$PWD/build}/bin/netcost
+C=tests/unit/corpus
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+ok() { echo "ok - $*"; }
+nok() { echo "not ok - $*"; fail=1; }
+
+# bug 2: a key-sorted snapshot is still a snapshot; the input is never the output
+jq -S . $C/stock.json >"$tmp/sorted.json"
+cp "$tmp/sorted.json" "$tmp/sorted.orig"
+rc=0
+"$NC" export --prometheus --snapshot $C/stock.json -o "$tmp/sorted.json" 2>"$tmp/e.err" || rc=$?
+if [ "$rc" != 0 ] && cmp -s "$tmp/sorted.json" "$tmp/sorted.orig"; then
+	ok "export -o a key-sorted snapshot: exit $rc, $(cat "$tmp/e.err")"
+else
+	nok "export -o a key-sorted snapshot: exit $rc, the snapshot was $(cmp -s "$tmp/sorted.json" "$tmp/sorted.orig" && echo kept || echo replaced)"
+fi
+cp $C/stock.json "$tmp/in.json"
+ln "$tmp/in.json" "$tmp/in-link.json"
+for out in "$tmp/in.json" "$tmp/in-link.json" "$tmp/../$(basename "$tmp")/in.json"; do
+	rc=0
+	"$NC" export --prometheus --snapshot "$tmp/in.json" -o "$out" 2>"$tmp/e.err" || rc=$?
+	if [ "$rc" != 0 ] && cmp -s "$tmp/in.json" $C/stock.json && grep -q "snapshot being read" "$tmp/e.err"; then
+		ok "export --snapshot F -o $(basename "$out") (the same file): exit $rc"
+	else
+		nok "export --snapshot F -o $out (the same file): exit $rc, $(cat "$tmp/e.err")"
+	fi
+done
+rc=0
+"$NC" plot "$tmp/in.json" -o "$tmp/in-link.json" 2>"$tmp/e.err" || rc=$?
+[ "$rc" != 0 ] && grep -q "snapshot being read" "$tmp/e.err" && cmp -s "$tmp/in.json" $C/stock.json &&
+	ok "plot F -o a hard link to F: exit $rc" || nok "plot F -o a hard link to F: exit $rc, $(cat "$tmp/e.err")"
+
+# bug 9: control characters never reach the terminal, nor the SVG
+esc=$(printf '\033')
+jq '.meta.note = "\u001b[31mred\u001b[0m" | .meta.cpu_model = "\u001b]0;title\u0007"' $C/stock.json >"$tmp/esc.json"
+jq '.cpus[0].counters["x\u001b[2J"] = 1' $C/stock.json >"$tmp/esckey.json"
+for f in esc esckey; do
+	for cmd in show plot; do
+		rc=0
+		if [ $cmd = plot ]; then
+			"$NC" plot "$tmp/$f.json" -o "$tmp/$f.svg" >"$tmp/o.out" 2>"$tmp/o.err" || rc=$?
+		else
+			"$NC" show "$tmp/$f.json" >"$tmp/o.out" 2>"$tmp/o.err" || rc=$?
+		fi
+		if [ -f "$tmp/$f.svg" ] && ! xmllint --noout "$tmp/$f.svg" 2>/dev/null; then
+			nok "$cmd $f.json: an SVG xmllint rejects"
+		elif grep -q "$esc" "$tmp/o.out" "$tmp/o.err"; then
+			nok "$cmd $f.json: exit $rc, a raw ESC in the output"
+		elif [ "$rc" = 0 ]; then
+			nok "$cmd $f.json: exit 0"
+		else
+			ok "$cmd $f.json: exit $rc, $(cat "$tmp/o.err")"
+		fi
+	done
+done
+
+rc=0
+"$NC" save "$tmp/note.json" --note "$(printf 'a\033[2Jb')" >/dev/null 2>"$tmp/e.err" || rc=$?
+[ "$rc" = 2 ] && [ ! -e "$tmp/note.json" ] && ok "save --note with ESC: exit 2" ||
+	nok "save --note with ESC: exit $rc, $(cat "$tmp/e.err")"
+
+# bug 11: valid exposition; a counter cpu_X next to X per CPU is refused
+if command -v promtool >/dev/null 2>&1; then
+	for f in stock rt; do
+		"$NC" export --prometheus --per-cpu --snapshot $C/$f.json -o "$tmp/$f.prom" &&
+			promtool check metrics <"$tmp/$f.prom" >"$tmp/p.out" 2>&1 &&
+			ok "export --per-cpu of $f.json: promtool accepts it" ||
+			nok "export --per-cpu of $f.json: $(cat "$tmp/p.out")"
+	done
+	jq '.cpus[0].counters.cpu_rx_packets = 5' $C/stock.json >"$tmp/coll.json"
+	"$NC" export --prometheus --snapshot "$tmp/coll.json" -o "$tmp/coll.prom" &&
+		promtool check metrics <"$tmp/coll.prom" >"$tmp/p.out" 2>&1 &&
+		ok "export with a counter cpu_rx_packets: promtool accepts it" ||
+		nok "export with a counter cpu_rx_packets: $(cat "$tmp/p.out")"
+	rc=0
+	"$NC" export --prometheus --per-cpu --snapshot "$tmp/coll.json" -o "$tmp/coll2.prom" \
+		2>"$tmp/e.err" || rc=$?
+	if [ "$rc" = 0 ]; then
+		promtool check metrics <"$tmp/coll2.prom" >"$tmp/p.out" 2>&1 &&
+			ok "export --per-cpu with cpu_rx_packets and rx_packets: valid" ||
+			nok "export --per-cpu with cpu_rx_packets and rx_packets: $(cat "$tmp/p.out")"
+	elif [ ! -e "$tmp/coll2.prom" ] && grep -q "cpu_rx_packets" "$tmp/e.err"; then
+		ok "export --per-cpu with cpu_rx_packets and rx_packets: exit $rc, $(cat "$tmp/e.err")"
+	else
+		nok "export --per-cpu with a collision: exit $rc, $(cat "$tmp/e.err")"
+	fi
+else
+	echo "ok - no promtool: exposition not checked # SKIP"
+fi
+
+# bug 12: --stage '' names nothing; --stage rx_skb has packets
+rc=0
+"$NC" show --stage '' $C/stock.json >/dev/null 2>"$tmp/e.err" || rc=$?
+[ "$rc" = 2 ] && ok "show --stage '': exit 2, $(head -1 "$tmp/e.err")" || nok "show --stage '': exit $rc"
+"$NC" show --stage rx_skb $C/stock.json >"$tmp/s.out" 2>&1
+grep -q "no packets" "$tmp/s.out" && nok "show --stage rx_skb says 'no packets'" ||
+	ok "show --stage rx_skb: $(grep '^total' "$tmp/s.out")"
+
+# one message for one error: a JSON report that cannot reach stdout
+if [ -w /dev/full ]; then
+	for args in "show -j $C/stock.json" "diff -j $C/stock.json $C/rt.json" "show $C/stock.json"; do
+		rc=0
+		# shellcheck disable=SC2086 # one word per argument
+		"$NC" $args >/dev/full 2>"$tmp/e.err" || rc=$?
+		n=$(grep -c "^netcost: [^w]" "$tmp/e.err")
+		[ "$rc" = 1 ] && [ "$n" = 1 ] && ok "netcost $args >/dev/full: exit 1, one message" ||
+			nok "netcost $args >/dev/full: exit $rc, $n messages: $(cat "$tmp/e.err")"
+	done
+fi
+
+# show - reads stdin; -o /dev/null is a dry run
+"$NC" show - <$C/stock.json >"$tmp/stdin.out" 2>&1 && "$NC" show $C/stock.json >"$tmp/file.out" &&
+	cmp -s "$tmp/stdin.out" "$tmp/file.out" && ok "show - reads stdin" ||
+	nok "show -: $(head -3 "$tmp/stdin.out")"
+"$NC" export --prometheus --snapshot $C/stock.json -o /dev/null 2>"$tmp/e.err" &&
+	ok "export -o /dev/null" || nok "export -o /dev/null: $(cat "$tmp/e.err")"
+exit $fail
