@@ -250,8 +250,8 @@ static int nc_cmd_config_set(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[NETCOST_CFG_A_MAX + 1];
 	struct netlink_ext_ack *extack = info->extack;
-	cpumask_var_t cpus = NULL;
 	struct nlattr *attr;
+	cpumask_var_t cpus;
 	bool have_irqs = false;
 	int rem, err;
 
@@ -279,9 +279,14 @@ static int nc_cmd_config_set(struct sk_buff *skb, struct genl_info *info)
 				    "give either automatic NIC IRQs or a list, not both");
 		return -EINVAL;
 	}
+	/*
+	 * Allocated whether or not a CPU list came: without
+	 * CONFIG_CPUMASK_OFFSTACK a cpumask_var_t is an array on the stack,
+	 * which can be neither NULL-initialised nor tested for NULL.
+	 */
+	if (!zalloc_cpumask_var(&cpus, GFP_KERNEL))
+		return -ENOMEM;
 	if (tb[NETCOST_CFG_A_CPUMASK]) {
-		if (!zalloc_cpumask_var(&cpus, GFP_KERNEL))
-			return -ENOMEM;
 		err = cpulist_parse(nla_data(tb[NETCOST_CFG_A_CPUMASK]), cpus);
 		if (err == -ERANGE)
 			NL_SET_ERR_MSG_ATTR(extack, tb[NETCOST_CFG_A_CPUMASK],
@@ -323,7 +328,7 @@ static int nc_cmd_config_set(struct sk_buff *skb, struct genl_info *info)
 			   !!nla_get_u8(tb[NETCOST_CFG_A_NIC_IRQS_AUTO]));
 	}
 	nc_irq_config_changed();
-	if (cpus)
+	if (tb[NETCOST_CFG_A_CPUMASK])
 		cpumask_copy(nc_cfg.cpus, cpus);
 	nc_rec_update();
 	if (tb[NETCOST_CFG_A_RECORDING])
