@@ -149,8 +149,13 @@ static size_t nc_info_size(void)
 	       nc_hooks_size();					/* HOOK */
 }
 
+/*
+ * nc_info_fill - the INFO reply; @counts: the figures that count what
+ * happened on the box (tasks in the table, probe bodies timed) go only to
+ * readers allowed to read timings, like the hooks' hit counts (@with_hooks)
+ */
 static int nc_info_fill(struct sk_buff *msg, const struct genl_info *info,
-			u8 cmd, bool with_hooks)
+			u8 cmd, bool counts, bool with_hooks)
 {
 	void *hdr;
 
@@ -178,11 +183,13 @@ static int nc_info_fill(struct sk_buff *msg, const struct genl_info *info,
 	    nla_put_u64_64bit(msg, NETCOST_A_NOW_CYCLES, get_cycles(), NETCOST_A_PAD) ||
 	    nla_put_u32(msg, NETCOST_A_GENERATION, atomic_read(&nc_generation)) ||
 	    nla_put_u32(msg, NETCOST_A_TASK_SLOTS, nc_task_slots) ||
-	    nla_put_u32(msg, NETCOST_A_TASK_SLOTS_USED, nc_tasks_used()) ||
 	    nla_put_u32(msg, NETCOST_A_PROBE_COST_P50, nc_probe_cost_pct(50)) ||
-	    nla_put_u32(msg, NETCOST_A_PROBE_COST_P90, nc_probe_cost_pct(90)) ||
-	    nla_put_u64_64bit(msg, NETCOST_A_PROBE_COST_SAMPLES, nc_probe_cost_samples(),
-			      NETCOST_A_PAD))
+	    nla_put_u32(msg, NETCOST_A_PROBE_COST_P90, nc_probe_cost_pct(90)))
+		goto err_cancel;
+	if (counts &&
+	    (nla_put_u32(msg, NETCOST_A_TASK_SLOTS_USED, nc_tasks_used()) ||
+	     nla_put_u64_64bit(msg, NETCOST_A_PROBE_COST_SAMPLES, nc_probe_cost_samples(),
+			       NETCOST_A_PAD)))
 		goto err_cancel;
 	if (nc_config_put(msg) || nc_stages_put(msg))
 		goto err_cancel;
@@ -196,7 +203,8 @@ err_cancel:
 	return -EMSGSIZE;
 }
 
-static int nc_reply_info(struct genl_info *info, u8 cmd, bool with_hooks)
+static int nc_reply_info(struct genl_info *info, u8 cmd, bool counts,
+			 bool with_hooks)
 {
 	struct sk_buff *msg;
 	int err;
@@ -204,7 +212,7 @@ static int nc_reply_info(struct genl_info *info, u8 cmd, bool with_hooks)
 	msg = genlmsg_new(nc_info_size(), GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	err = nc_info_fill(msg, info, cmd, with_hooks);
+	err = nc_info_fill(msg, info, cmd, counts, with_hooks);
 	if (err) {
 		NL_SET_ERR_MSG_MOD(info->extack, "reply does not fit");
 		nlmsg_free(msg);
@@ -214,14 +222,18 @@ static int nc_reply_info(struct genl_info *info, u8 cmd, bool with_hooks)
 }
 
 /*
- * INFO is open to everyone; its per-hook hit counts (how often every
- * system call, context switch and interrupt happened) are gated like
- * STATS.  The CONFIG nest stays: it holds no timing and no count, only
- * what the administrator set (IRQ numbers, CPUs, groups, recording).
+ * INFO is open to everyone; what counts activity on the box is gated like
+ * STATS: the per-hook hit counts (how often every system call, context
+ * switch and interrupt happened), the task slots in use (how many tasks
+ * made socket calls) and the probe bodies timed (one hit in 256).  The
+ * CONFIG nest stays: it holds no timing and no count, only what the
+ * administrator set (IRQ numbers, CPUs, groups, recording).
  */
 static int nc_cmd_info(struct sk_buff *skb, struct genl_info *info)
 {
-	return nc_reply_info(info, NETCOST_CMD_INFO, nc_may_read(skb));
+	bool may = nc_may_read(skb);
+
+	return nc_reply_info(info, NETCOST_CMD_INFO, may, may);
 }
 
 /* ---- RESET and CONFIG ---- */
@@ -239,7 +251,7 @@ static int nc_cmd_config_get(struct sk_buff *skb, struct genl_info *info)
 				   "reading netcost needs CAP_NET_ADMIN (or module parameter open_read=1)");
 		return -EPERM;
 	}
-	return nc_reply_info(info, NETCOST_CMD_CONFIG_GET, false);
+	return nc_reply_info(info, NETCOST_CMD_CONFIG_GET, true, false);
 }
 
 /*

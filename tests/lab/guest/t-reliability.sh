@@ -302,6 +302,17 @@ if [ $rc = 0 ] && ! echo "$e" | grep -q '"hits"'; then
 else
 	not_ok "uid nobody: INFO: exit $rc, hit counts shown: $(echo "$e" | grep -c '"hits"')"
 fi
+# what counts activity on the box is gated like STATS (issue 21, item 13)
+info_key() { sed -nE "s/^ *\"$1\": *([0-9]+|null),?\$/\1/p" | head -n 1; }
+mine=$(netcost info -j -i 0 2>/dev/null)
+theirs=$(as_nobody "netcost info -j -i 0")
+r_used=$(echo "$mine" | info_key task_slots_used); r_samp=$(echo "$mine" | info_key probe_cost_samples)
+n_used=$(echo "$theirs" | info_key task_slots_used); n_samp=$(echo "$theirs" | info_key probe_cost_samples)
+if [ "$n_used" = null ] && [ "${n_samp:-0}" = 0 ] && [ "$r_used" != null ] && [ -n "$r_used" ] && [ "${r_samp:-0}" -gt 0 ]; then
+	ok "uid nobody: INFO without task_slots_used and probe_cost_samples (root: $r_used slots, $r_samp samples)"
+else
+	not_ok "uid nobody: INFO task_slots_used '$n_used', probe_cost_samples '$n_samp' (root: '$r_used', '$r_samp'): counts given to an unprivileged user"
+fi
 FAMID=$(nc-nlfuzz --print-id)
 e=$(in-ns netcost info 2>&1); rc=$?
 is "other netns: netcost info finds no family (exit 3: $(echo "$e" | head -1))" "$rc" 3
