@@ -26,7 +26,7 @@ VERSION := $(shell sed -n 's/^\#define NETCOST_VERSION\t*"\(.*\)"/\1/p' include/
 BUILD := $(CURDIR)/build
 KERNEL_SRC := Kbuild $(wildcard module/*.c module/*.h include/*.h include/uapi/*.h)
 
-.PHONY: all setup tools modules module check unit unit-san fuzz lab oracle demo lint lint-small-smp sparse clean \
+.PHONY: all setup tools modules module check unit unit-san fuzz lab oracle demo lint lint-small-smp lint-version sparse clean \
 	dkms-install install bench bench-gen bench-overhead bench-dump bench-profile qprof help reliability
 
 all: tools modules
@@ -101,8 +101,22 @@ lint: tools
 	   ! grep -q 'incompatible-pointer-types' $(BUILD)/lint-selftest.log; then \
 		echo "lint: a probe of the wrong type built on $$k: probe_types.c checks nothing" >&2; exit 1; \
 	fi; echo "lint: a probe of the wrong type fails to build ($$k), as it must"
-	@$(MAKE) --no-print-directory lint-small-smp
+	@$(MAKE) --no-print-directory lint-small-smp lint-version
 	@tests/reliability/lint
+
+# one version everywhere: the UAPI's NETCOST_VERSION (the module's
+# MODULE_VERSION, INFO's VERSION and the tools' --version come from it),
+# dkms.conf's PACKAGE_VERSION and the man pages' .TH lines
+lint-version:
+	@v="$(VERSION)"; bad=0; \
+	[ -n "$$v" ] || { echo "lint: no NETCOST_VERSION in include/uapi/netcost.h" >&2; exit 1; }; \
+	d=$$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf); \
+	[ "$$d" = "$$v" ] || { echo "lint: dkms.conf PACKAGE_VERSION $$d, the UAPI $$v" >&2; bad=1; }; \
+	for m in Documentation/netcost.8 Documentation/netcost-gen.1; do \
+		t=$$(sed -n 's/^\.TH .*"netcost \([^"]*\)".*/\1/p' $$m); \
+		[ "$$t" = "$$v" ] || { echo "lint: $$m says netcost $$t, the UAPI $$v" >&2; bad=1; }; \
+	done; \
+	[ $$bad = 0 ] && echo "lint: one version everywhere: $$v (UAPI, dkms.conf, man pages)"
 
 lint-small-smp:
 	@kd=$$(tests/lab/kdir-small-smp $(LINT_SMALL_SMP) $(BUILD)/kdir-small-smp) || exit 1; \

@@ -732,6 +732,12 @@ static struct genl_family nc_family __ro_after_init = {
 	.maxattr	= NETCOST_A_MAX,
 	.policy		= nc_policy,
 	.netnsok	= false,
+	/*
+	 * commands after today's get the header's reserved bytes checked and
+	 * need a policy; today's keep their rules (the field is in every
+	 * kernel compat.h accepts: 6.1 added it, 9c5d03d36251)
+	 */
+	.resv_start_op	= NETCOST_CMD_CONFIG_SET + 1,
 	.pre_doit	= nc_pre_doit,
 	.post_doit	= nc_post_doit,
 	.module		= THIS_MODULE,
