@@ -653,7 +653,10 @@ static int nc_stats_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	struct nc_dump *d = (void *)cb->args[5];
 	int err;
 
+	/* odd: a reset is running now (hist.c) */
 	cb->seq = atomic_read(&nc_generation);
+	if (cb->seq & 1)
+		d->torn = true;
 	for (;;) {
 		if (!cb->args[4]) {
 			long cpu = cb->args[0];
@@ -667,7 +670,9 @@ static int nc_stats_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			}
 			if (cpu >= nr_cpu_ids)
 				return skb->len;
-			if (!nc_stats_copy(cpu, &d->copy))
+			/* a reset that began meanwhile may have cleared only some CPUs */
+			if (!nc_stats_copy(cpu, &d->copy) ||
+			    atomic_read(&nc_generation) != cb->seq)
 				d->torn = true;
 			cb->args[1] = 0;
 			cb->args[2] = 0;
