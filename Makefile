@@ -7,7 +7,8 @@
 #   make unit       unit tests and a bounded fuzz run; make unit-san: under ASan+UBSan
 #   make fuzz       every fuzz target for >= 1,000,000 runs (FUZZ_RUNS)
 #   make module KDIR=/lib/modules/$(uname -r)/build   one module, any kernel
-#   make lint       W=1 and sparse (C=2) for every lab kernel, -Werror tools,
+#   make lint       W=1 and sparse (C=2) for every lab kernel and a small-SMP
+#                   variant (no CPUMASK_OFFSTACK), -Werror tools,
 #                   checkpatch --strict, coccinelle, cppcheck
 #   make reliability  the full reliability figures on every lab kernel
 #   make bench-overhead   netcost's cost vs ftrace and bpftrace (bench/README.md)
@@ -25,13 +26,13 @@ VERSION := $(shell sed -n 's/^\#define NETCOST_VERSION\t*"\(.*\)"/\1/p' include/
 BUILD := $(CURDIR)/build
 KERNEL_SRC := Kbuild $(wildcard module/*.c module/*.h include/*.h include/uapi/*.h)
 
-.PHONY: all setup tools modules module check unit unit-san fuzz lab oracle demo lint sparse clean \
+.PHONY: all setup tools modules module check unit unit-san fuzz lab oracle demo lint lint-small-smp lint-version sparse clean \
 	dkms-install install bench bench-gen bench-overhead bench-dump bench-profile qprof help reliability
 
 all: tools modules
 
 help:
-	@sed -n '2,20s/^# \{0,1\}//p' Makefile
+	@sed -n '2,21s/^# \{0,1\}//p' Makefile
 
 setup:
 	@tests/lab/setup $(LAB_KERNELS)
@@ -83,6 +84,11 @@ module:
 	$(MAKE) -C $(KDIR) M=$(MODULE_OUT) W=1 $(if $(C),C=$(C)) modules
 	@echo "netcost: built $(MODULE_OUT)/netcost.ko"
 
+# make lint also builds once against a copy of this (host-built) lab
+# kernel's headers reconfigured as a small custom kernel: no
+# CPUMASK_OFFSTACK, no MAXSMP, NR_CPUS=64 (tests/lab/kdir-small-smp)
+LINT_SMALL_SMP ?= 6.1-rt
+
 lint: tools
 	@tests/lint-docs
 	@for k in $(LAB_KERNELS); do \
@@ -96,7 +102,33 @@ lint: tools
 	   ! grep -q 'incompatible-pointer-types' $(BUILD)/lint-selftest.log; then \
 		echo "lint: a probe of the wrong type built on $$k: probe_types.c checks nothing" >&2; exit 1; \
 	fi; echo "lint: a probe of the wrong type fails to build ($$k), as it must"
+	@$(MAKE) --no-print-directory lint-small-smp lint-version
 	@tests/reliability/lint
+
+# one version everywhere: the UAPI's NETCOST_VERSION (the module's
+# MODULE_VERSION, INFO's VERSION and the tools' --version come from it),
+# dkms.conf's PACKAGE_VERSION and the man pages' .TH lines
+lint-version:
+	@v="$(VERSION)"; bad=0; \
+	[ -n "$$v" ] || { echo "lint: no NETCOST_VERSION in include/uapi/netcost.h" >&2; exit 1; }; \
+	d=$$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf); \
+	[ "$$d" = "$$v" ] || { echo "lint: dkms.conf PACKAGE_VERSION $$d, the UAPI $$v" >&2; bad=1; }; \
+	for m in Documentation/netcost.8 Documentation/netcost-gen.1; do \
+		t=$$(sed -n 's/^\.TH .*"netcost \([^"]*\)".*/\1/p' $$m); \
+		[ "$$t" = "$$v" ] || { echo "lint: $$m says netcost $$t, the UAPI $$v" >&2; bad=1; }; \
+	done; \
+	[ $$bad = 0 ] && echo "lint: one version everywhere: $$v (UAPI, dkms.conf, man pages)"
+
+lint-small-smp:
+	@kd=$$(tests/lab/kdir-small-smp $(LINT_SMALL_SMP) $(BUILD)/kdir-small-smp) || exit 1; \
+	rm -f $(BUILD)/module-small-smp/$(LINT_SMALL_SMP)/netcost.ko; \
+	$(MAKE) --no-print-directory module KDIR="$$kd" C=2 \
+		MODULE_OUT=$(BUILD)/module-small-smp/$(LINT_SMALL_SMP) > $(BUILD)/lint-small-smp.log 2>&1; \
+	rc=$$?; cat $(BUILD)/lint-small-smp.log; \
+	if [ $$rc != 0 ] || grep -E 'warning:|error:' $(BUILD)/lint-small-smp.log >/dev/null || \
+	   [ ! -f $(BUILD)/module-small-smp/$(LINT_SMALL_SMP)/netcost.ko ]; then \
+		echo "lint: the module does not build cleanly without CPUMASK_OFFSTACK/MAXSMP, NR_CPUS=64 ($(LINT_SMALL_SMP))" >&2; exit 1; \
+	fi; echo "lint: W=1 and sparse clean on $(LINT_SMALL_SMP) reconfigured: no CPUMASK_OFFSTACK, no MAXSMP, NR_CPUS=64"
 
 unit: tools
 	@$(MAKE) --no-print-directory -C tests/unit BUILD=$(BUILD)

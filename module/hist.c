@@ -30,8 +30,13 @@
 
 struct nc_hist __percpu *nc_hists[__NETCOST_STAGE_MAX];
 struct nc_counters __percpu *nc_ctrs;
-/* never 0: netlink reads a dump sequence of 0 as "not set" */
-atomic_t nc_generation = ATOMIC_INIT(1);
+/*
+ * Bumped before and after every reset: even while the statistics are
+ * whole, odd while a reset runs, so that a dump that sees an odd one is
+ * flagged interrupted.  Never 0: netlink reads a dump sequence of 0 as
+ * "not set".
+ */
+atomic_t nc_generation = ATOMIC_INIT(2);
 u64 nc_reset_ns;		/* ns, ktime_get_ns() */
 u64 nc_reset_cycles;		/* cycles */
 
@@ -89,11 +94,17 @@ void nc_rec_update(void)
 			   groups | NC_REC_ON : 0);
 }
 
-/* nc_hist_clear - empty one histogram of this CPU, sequences kept */
+/*
+ * nc_hist_clear - empty one histogram of this CPU, sequences kept.
+ * Interrupts are off meanwhile: a writer nested in the clear would leave
+ * its sum without its bucket (or the reverse).
+ */
 void nc_hist_clear(struct nc_hist *h)
 {
+	unsigned long flags;
 	u32 i;
 
+	local_irq_save(flags);
 	h->sum = 0;
 	h->min_inv = 0;
 	h->max = 0;
@@ -104,6 +115,23 @@ void nc_hist_clear(struct nc_hist *h)
 			h->buckets[i] = h->base;
 	}
 	memset(h->wraps, 0, sizeof(h->wraps));
+	local_irq_restore(flags);
+}
+
+/*
+ * nc_hist_reset - clear @h for a reset, its sequence of @level odd
+ * meanwhile, so that no reader takes a half-cleared copy; bumps its gen,
+ * which tells a writer the reset interrupted to drop its event
+ */
+static void nc_hist_reset(struct nc_hist *h, u32 level, u32 base)
+{
+	WRITE_ONCE(h->seq[level], h->seq[level] + 1);
+	smp_wmb();	/* seq odd before the data moves */
+	h->base = base;
+	nc_hist_clear(h);
+	WRITE_ONCE(h->gen, h->gen + 1);
+	smp_wmb();	/* data cleared before seq turns even */
+	WRITE_ONCE(h->seq[level], h->seq[level] + 1);
 }
 
 /*
@@ -223,49 +251,49 @@ static void nc_stats_reset_cpu(void *unused)
 	u32 level = min_t(u32, this_cpu_inc_return(nc_cpu.rec_depth) - 1, NC_LEVELS - 1);
 	int i;
 
-	/*
-	 * Its sequence is odd while the histogram is cleared, so that no
-	 * reader takes a half-cleared copy.
-	 */
-	for (i = 0; i < __NETCOST_STAGE_MAX; i++) {
-		struct nc_hist *h = this_cpu_ptr(nc_hists[i]);
-
-		WRITE_ONCE(h->seq[level], h->seq[level] + 1);
-		smp_wmb();	/* seq odd before the data moves */
-		h->base = base;
-		nc_hist_clear(h);
-		WRITE_ONCE(h->gen, h->gen + 1);
-		smp_wmb();	/* data cleared before seq turns even */
-		WRITE_ONCE(h->seq[level], h->seq[level] + 1);
-	}
+	for (i = 0; i < __NETCOST_STAGE_MAX; i++)
+		nc_hist_reset(this_cpu_ptr(nc_hists[i]), level, base);
 	memset(this_cpu_ptr(nc_ctrs)->counters, 0, sizeof(nc_ctrs->counters));
 	this_cpu_write(nc_ctrs->hits_base, nc_hooks_hits(smp_processor_id()));
 	this_cpu_dec(nc_cpu.rec_depth);
 }
 
-/* nc_stats_reset - clear every CPU's statistics (process context) */
+/*
+ * nc_stats_reset - clear every CPU's statistics (process context).  The
+ * generation is odd from before the first CPU is touched until after the
+ * last: a dump that sees it odd, or changed, is flagged interrupted.
+ */
 void nc_stats_reset(void)
 {
+	u32 base = 0U - READ_ONCE(nc_bucket_bias);
 	int cpu;
 
 	atomic_inc(&nc_generation);
+	smp_mb__after_atomic();	/* odd before any statistic moves */
 	cpus_read_lock();
 	on_each_cpu(nc_stats_reset_cpu, NULL, 1);
-	/* offline CPUs run no probes: clear them directly */
+	/*
+	 * offline CPUs run no probes: cleared from here, but as the online
+	 * ones are (sequence odd meanwhile, never zeroed), since a reader may
+	 * be copying them
+	 */
 	for_each_possible_cpu(cpu) {
 		int i;
 
 		if (cpu_online(cpu))
 			continue;
 		for (i = 0; i < __NETCOST_STAGE_MAX; i++)
-			memset(per_cpu_ptr(nc_hists[i], cpu), 0, sizeof(struct nc_hist));
+			nc_hist_reset(per_cpu_ptr(nc_hists[i], cpu), 0, base);
 		memset(per_cpu_ptr(nc_ctrs, cpu)->counters, 0, sizeof(nc_ctrs->counters));
 		per_cpu_ptr(nc_ctrs, cpu)->hits_base = nc_hooks_hits(cpu);
 	}
 	cpus_read_unlock();
 	WRITE_ONCE(nc_reset_ns, ktime_get_ns());
 	WRITE_ONCE(nc_reset_cycles, get_cycles());
-	atomic_inc(&nc_generation);
+	smp_mb__before_atomic();	/* the statistics cleared before it turns even */
+	/* even again; past 2^32 resets it skips 0 */
+	if (!atomic_inc_return(&nc_generation))
+		atomic_add(2, &nc_generation);
 }
 
 /* nc_self_add - a sampled probe body that started at @t0 ends now */

@@ -149,8 +149,13 @@ static size_t nc_info_size(void)
 	       nc_hooks_size();					/* HOOK */
 }
 
+/*
+ * nc_info_fill - the INFO reply; @counts: the figures that count what
+ * happened on the box (tasks in the table, probe bodies timed) go only to
+ * readers allowed to read timings, like the hooks' hit counts (@with_hooks)
+ */
 static int nc_info_fill(struct sk_buff *msg, const struct genl_info *info,
-			u8 cmd, bool with_hooks)
+			u8 cmd, bool counts, bool with_hooks)
 {
 	void *hdr;
 
@@ -178,11 +183,13 @@ static int nc_info_fill(struct sk_buff *msg, const struct genl_info *info,
 	    nla_put_u64_64bit(msg, NETCOST_A_NOW_CYCLES, get_cycles(), NETCOST_A_PAD) ||
 	    nla_put_u32(msg, NETCOST_A_GENERATION, atomic_read(&nc_generation)) ||
 	    nla_put_u32(msg, NETCOST_A_TASK_SLOTS, nc_task_slots) ||
-	    nla_put_u32(msg, NETCOST_A_TASK_SLOTS_USED, nc_tasks_used()) ||
 	    nla_put_u32(msg, NETCOST_A_PROBE_COST_P50, nc_probe_cost_pct(50)) ||
-	    nla_put_u32(msg, NETCOST_A_PROBE_COST_P90, nc_probe_cost_pct(90)) ||
-	    nla_put_u64_64bit(msg, NETCOST_A_PROBE_COST_SAMPLES, nc_probe_cost_samples(),
-			      NETCOST_A_PAD))
+	    nla_put_u32(msg, NETCOST_A_PROBE_COST_P90, nc_probe_cost_pct(90)))
+		goto err_cancel;
+	if (counts &&
+	    (nla_put_u32(msg, NETCOST_A_TASK_SLOTS_USED, nc_tasks_used()) ||
+	     nla_put_u64_64bit(msg, NETCOST_A_PROBE_COST_SAMPLES, nc_probe_cost_samples(),
+			       NETCOST_A_PAD)))
 		goto err_cancel;
 	if (nc_config_put(msg) || nc_stages_put(msg))
 		goto err_cancel;
@@ -196,7 +203,8 @@ err_cancel:
 	return -EMSGSIZE;
 }
 
-static int nc_reply_info(struct genl_info *info, u8 cmd, bool with_hooks)
+static int nc_reply_info(struct genl_info *info, u8 cmd, bool counts,
+			 bool with_hooks)
 {
 	struct sk_buff *msg;
 	int err;
@@ -204,7 +212,7 @@ static int nc_reply_info(struct genl_info *info, u8 cmd, bool with_hooks)
 	msg = genlmsg_new(nc_info_size(), GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	err = nc_info_fill(msg, info, cmd, with_hooks);
+	err = nc_info_fill(msg, info, cmd, counts, with_hooks);
 	if (err) {
 		NL_SET_ERR_MSG_MOD(info->extack, "reply does not fit");
 		nlmsg_free(msg);
@@ -214,14 +222,18 @@ static int nc_reply_info(struct genl_info *info, u8 cmd, bool with_hooks)
 }
 
 /*
- * INFO is open to everyone; its per-hook hit counts (how often every
- * system call, context switch and interrupt happened) are gated like
- * STATS.  The CONFIG nest stays: it holds no timing and no count, only
- * what the administrator set (IRQ numbers, CPUs, groups, recording).
+ * INFO is open to everyone; what counts activity on the box is gated like
+ * STATS: the per-hook hit counts (how often every system call, context
+ * switch and interrupt happened), the task slots in use (how many tasks
+ * made socket calls) and the probe bodies timed (one hit in 256).  The
+ * CONFIG nest stays: it holds no timing and no count, only what the
+ * administrator set (IRQ numbers, CPUs, groups, recording).
  */
 static int nc_cmd_info(struct sk_buff *skb, struct genl_info *info)
 {
-	return nc_reply_info(info, NETCOST_CMD_INFO, nc_may_read(skb));
+	bool may = nc_may_read(skb);
+
+	return nc_reply_info(info, NETCOST_CMD_INFO, may, may);
 }
 
 /* ---- RESET and CONFIG ---- */
@@ -239,7 +251,7 @@ static int nc_cmd_config_get(struct sk_buff *skb, struct genl_info *info)
 				   "reading netcost needs CAP_NET_ADMIN (or module parameter open_read=1)");
 		return -EPERM;
 	}
-	return nc_reply_info(info, NETCOST_CMD_CONFIG_GET, false);
+	return nc_reply_info(info, NETCOST_CMD_CONFIG_GET, true, false);
 }
 
 /*
@@ -250,8 +262,8 @@ static int nc_cmd_config_set(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[NETCOST_CFG_A_MAX + 1];
 	struct netlink_ext_ack *extack = info->extack;
-	cpumask_var_t cpus = NULL;
 	struct nlattr *attr;
+	cpumask_var_t cpus;
 	bool have_irqs = false;
 	int rem, err;
 
@@ -279,9 +291,14 @@ static int nc_cmd_config_set(struct sk_buff *skb, struct genl_info *info)
 				    "give either automatic NIC IRQs or a list, not both");
 		return -EINVAL;
 	}
+	/*
+	 * Allocated whether or not a CPU list came: without
+	 * CONFIG_CPUMASK_OFFSTACK a cpumask_var_t is an array on the stack,
+	 * which can be neither NULL-initialised nor tested for NULL.
+	 */
+	if (!zalloc_cpumask_var(&cpus, GFP_KERNEL))
+		return -ENOMEM;
 	if (tb[NETCOST_CFG_A_CPUMASK]) {
-		if (!zalloc_cpumask_var(&cpus, GFP_KERNEL))
-			return -ENOMEM;
 		err = cpulist_parse(nla_data(tb[NETCOST_CFG_A_CPUMASK]), cpus);
 		if (err == -ERANGE)
 			NL_SET_ERR_MSG_ATTR(extack, tb[NETCOST_CFG_A_CPUMASK],
@@ -323,7 +340,7 @@ static int nc_cmd_config_set(struct sk_buff *skb, struct genl_info *info)
 			   !!nla_get_u8(tb[NETCOST_CFG_A_NIC_IRQS_AUTO]));
 	}
 	nc_irq_config_changed();
-	if (cpus)
+	if (tb[NETCOST_CFG_A_CPUMASK])
 		cpumask_copy(nc_cfg.cpus, cpus);
 	nc_rec_update();
 	if (tb[NETCOST_CFG_A_RECORDING])
@@ -636,7 +653,10 @@ static int nc_stats_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	struct nc_dump *d = (void *)cb->args[5];
 	int err;
 
+	/* odd: a reset is running now (hist.c) */
 	cb->seq = atomic_read(&nc_generation);
+	if (cb->seq & 1)
+		d->torn = true;
 	for (;;) {
 		if (!cb->args[4]) {
 			long cpu = cb->args[0];
@@ -650,7 +670,9 @@ static int nc_stats_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			}
 			if (cpu >= nr_cpu_ids)
 				return skb->len;
-			if (!nc_stats_copy(cpu, &d->copy))
+			/* a reset that began meanwhile may have cleared only some CPUs */
+			if (!nc_stats_copy(cpu, &d->copy) ||
+			    atomic_read(&nc_generation) != cb->seq)
 				d->torn = true;
 			cb->args[1] = 0;
 			cb->args[2] = 0;
@@ -715,6 +737,12 @@ static struct genl_family nc_family __ro_after_init = {
 	.maxattr	= NETCOST_A_MAX,
 	.policy		= nc_policy,
 	.netnsok	= false,
+	/*
+	 * commands after today's get the header's reserved bytes checked and
+	 * need a policy; today's keep their rules (the field is in every
+	 * kernel compat.h accepts: 6.1 added it, 9c5d03d36251)
+	 */
+	.resv_start_op	= NETCOST_CMD_CONFIG_SET + 1,
 	.pre_doit	= nc_pre_doit,
 	.post_doit	= nc_post_doit,
 	.module		= THIS_MODULE,

@@ -73,10 +73,17 @@ bool nc_irq_is_nic(int irq, const char *name)
 	unsigned int gen, v;
 	bool nic;
 
-	if (irq < 0 || irq >= nc_nr_irqs)
+	if (irq < 0)
 		return false;
 	if (!READ_ONCE(nc_cfg.nic_irqs_auto))
-		return test_bit(irq, nc_cfg.nic_irqs);
+		return irq < nc_nr_irqs && test_bit(irq, nc_cfg.nic_irqs);
+	/*
+	 * With sparse IRQs the kernel raises nr_irqs after load (VFs, more
+	 * channels, a driver loaded later): such an IRQ has no cached
+	 * verdict, and is classified by its name every time
+	 */
+	if (unlikely(irq >= nc_nr_irqs))
+		return name && nc_irq_classify(name);
 	/* pairs with nc_names_bump(): the list is at least generation @gen */
 	gen = smp_load_acquire(&nc_names_gen);
 	v = READ_ONCE(nc_irq_verdict[irq]);

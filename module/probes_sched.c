@@ -47,8 +47,12 @@ void nc_tp_sched_switch(void *data, bool preempt, struct task_struct *prev,
 		nc_count(NETCOST_CTR_CTX_SWITCHES_IRQ_THREAD, 1);
 	if (kp == NC_TASK_KSOFTIRQD || kn == NC_TASK_KSOFTIRQD)
 		nc_count(NETCOST_CTR_CTX_SWITCHES_KSOFTIRQD, 1);
-	/* the waiting stages follow IRQ threads and ksoftirqd from here on */
-	tp = kp != NC_TASK_OTHER && nc_wait_on() ? nc_task_get(prev) : nc_task_find(prev);
+	/*
+	 * the waiting stages follow IRQ threads and ksoftirqd from here on;
+	 * an exiting one gets no new slot (sched_process_exit freed its own)
+	 */
+	tp = kp != NC_TASK_OTHER && nc_wait_on() && !(prev->flags & PF_EXITING) ?
+	     nc_task_get(prev) : nc_task_find(prev);
 	tn = nc_task_find(next);
 
 	/* before the stamp: the work after it is what the oracle models */
@@ -64,6 +68,9 @@ void nc_tp_sched_switch(void *data, bool preempt, struct task_struct *prev,
 		nc_frames_resume(nc_bh_of(c, tn), next, &st);
 		nc_task_resume(tn, &st);
 	}
+	/* its last switch: whatever it claimed after sched_process_exit goes */
+	if (unlikely(prev_state & TASK_DEAD) && tp)
+		nc_task_release(prev);
 	nc_probe_end(t0);
 	/*
 	 * ctx_switch starts as the probe's last act, so that none of the

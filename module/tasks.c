@@ -44,6 +44,19 @@ atomic_t *nc_task_hop;			/* per home: BIT(i) = slot home+i is its */
 
 DEFINE_PER_CPU(struct nc_cpu, nc_cpu);
 
+/* nc_task_claimed_elsewhere - a slot of @p's window but @mine holds @p */
+static bool nc_task_claimed_elsewhere(struct task_struct *p, unsigned int home,
+				      int mine)
+{
+	int i;
+
+	for (i = 0; i < NC_TASK_PROBES; i++) {
+		if (i != mine && READ_ONCE(nc_slot(home, i)->task) == p)
+			return true;
+	}
+	return false;
+}
+
 /*
  * __nc_task_get - nc_task_get()'s slow path, when nc_task_find() missed:
  * the whole probe window is searched for @p before a free slot is
@@ -71,12 +84,27 @@ struct nc_task *__nc_task_get(struct task_struct *p)
 	for (i = 0; i < NC_TASK_PROBES; i++) {
 		struct nc_task *t = nc_slot(home, i);
 
-		if (!READ_ONCE(t->task) && !cmpxchg(&t->task, NULL, p)) {
-			memset(&t->state, 0, sizeof(t->state));
-			WRITE_ONCE(t->pid, p->pid);
-			atomic_or(BIT(i), &nc_task_hop[home]);
-			return t;
+		if (READ_ONCE(t->task) || cmpxchg(&t->task, NULL, p))
+			continue;
+		/*
+		 * Claimed, not yet published (no pid, no hop bit: no look-up
+		 * finds it).  Another context may have missed @p too and be
+		 * claiming a slot for it (a remote sched_waking and the task's
+		 * own sched_switch): whoever sees another claim for @p backs
+		 * off.  Each cmpxchg is a full barrier before the other's
+		 * re-check, so at least one of two claimers sees the other,
+		 * and never do two slots hold @p (both may back off: one
+		 * event unmeasured).
+		 */
+		if (nc_task_claimed_elsewhere(p, home, i)) {
+			/* nothing was written to it: a plain store frees it */
+			WRITE_ONCE(t->task, NULL);
+			return nc_task_find(p);
 		}
+		memset(&t->state, 0, sizeof(t->state));
+		WRITE_ONCE(t->pid, p->pid);
+		atomic_or(BIT(i), &nc_task_hop[home]);
+		return t;
 	}
 	nc_count(NETCOST_CTR_TASK_TABLE_FULL, 1);
 	return NULL;

@@ -104,4 +104,14 @@ if [ -n "$ph" ] && [ "$ph" -gt 1000 ] && [ "$ph" -ge $((b0 - a1)) ] && [ "$ph" -
 else
 	not_ok "STATS probe_hits ${ph:-none} outside INFO's hook hits around the reset and the dump [$((b0 - a1)), $((b1 - a0))]"
 fi
+# the generation: even while the statistics are whole, odd only while a
+# reset runs (a dump that sees it odd is flagged interrupted), so a
+# reset moves it on by two (issue 21, item 12)
+gen() { netcost info -j -i 0 2>/dev/null | sed -nE 's/^ *"generation": *([0-9]+),?$/\1/p' | head -n 1; }
+g0=$(gen); netcost reset; g1=$(gen)
+if [ -n "$g0" ] && [ -n "$g1" ] && [ $((g0 % 2)) = 0 ] && [ "$g1" = $((g0 + 2)) ]; then
+	ok "generation even between resets, +2 a reset ($g0 -> $g1)"
+else
+	not_ok "generation '$g0' -> '$g1' over a reset: want even, then +2 (odd means a reset is running)"
+fi
 rmmod netcost
