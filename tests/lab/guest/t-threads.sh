@@ -93,6 +93,7 @@ window() {
 	ok "$1: a ${secs}s window of ${rate} pps, threaded=$2"
 }
 
+echo "${LAB_ICOUNT:-0}" > "$out/icount"
 window softirq 0
 window threaded 1
 echo "$old_threaded" > $TH || notok "cannot set $TH back to $old_threaded"
