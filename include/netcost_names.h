@@ -34,6 +34,7 @@ static const char *const netcost_stage_names[] __maybe_unused = {
 	[NETCOST_STAGE_RUNQ_WAIT_IRQ_THREAD] = "runq_wait_irq_thread",
 	[NETCOST_STAGE_RUNQ_WAIT_KSOFTIRQD] = "runq_wait_ksoftirqd",
 	[NETCOST_STAGE_BLOCKED_LOAD]	= "blocked_load",
+	[NETCOST_STAGE_NAPI_THREAD]	= "napi_thread",
 };
 
 static const char *const netcost_counter_names[] __maybe_unused = {
@@ -77,6 +78,7 @@ static const char *const netcost_counter_names[] __maybe_unused = {
 	[NETCOST_CTR_BLOCKED_LOAD_WOKEN_BY_LOAD_CYCLES] = "blocked_load_woken_by_load_cycles",
 	[NETCOST_CTR_BLOCKED_LOAD_WOKEN_BY_OTHER] = "blocked_load_woken_by_other",
 	[NETCOST_CTR_BLOCKED_LOAD_WOKEN_BY_OTHER_CYCLES] = "blocked_load_woken_by_other_cycles",
+	[NETCOST_CTR_NAPI_THREAD_EXCL_CYCLES]		= "napi_thread_excl_cycles",
 };
 
 static const char *const netcost_role_names[] __maybe_unused = {

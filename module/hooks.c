@@ -21,6 +21,7 @@
 #include <linux/ftrace.h>
 #include <linux/irqnr.h>
 #include <linux/kprobes.h>
+#include <linux/kthread.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/string.h>
@@ -102,9 +103,11 @@ static struct nc_hook nc_hooks[] = {
 	/*
 	 * irq_thread: a threaded handler's run, from its entry to the IRQ
 	 * thread's next kthread_should_stop() (probes_irq.c); the end first,
-	 * so that no run opens without it
+	 * so that no run opens without it.  napi_thread: a NAPI thread's
+	 * runs, from one kthread_should_stop() to another (probes_net.c).
 	 */
-	NC_FE(NETCOST_GROUP_IRQ, NC_FE_KTHREAD_SHOULD_STOP, "kthread_should_stop"),
+	NC_FE(NETCOST_GROUP_IRQ | NETCOST_GROUP_SOFTIRQ, NC_FE_KTHREAD_SHOULD_STOP,
+	      "kthread_should_stop"),
 	NC_FE(NETCOST_GROUP_IRQ, NC_FE_IRQ_THREAD, "irq_forced_thread_fn"),
 	NC_FE(NETCOST_GROUP_IRQ, NC_FE_IRQ_THREAD, "irq_thread_fn"),
 	/* softirq time is subtracted from system calls; NET_RX opens NAPI */
@@ -261,6 +264,29 @@ static void nc_hook_detach_fentry(struct nc_hook *h)
 	}
 	nc_fops_funcs--;
 	WRITE_ONCE(h->fe_ip, 0);
+}
+
+/*
+ * napi_threaded_poll(), the thread function of every NAPI thread (threaded
+ * NAPI), as nc_fe_addr() resolves it: its entry, or past its IBT endbr
+ * (4 bytes).  0: not found, no task is a NAPI thread.
+ */
+static unsigned long nc_napi_fn;
+
+#define NC_ENDBR_SIZE	4
+
+/*
+ * nc_napi_thread_fn - whether kthread @p runs napi_threaded_poll(): what
+ * tells a NAPI thread, its "napi/" name only filters (nc_task_kind()).
+ * kthread_func() reads the kthread's own struct, which lives as long as
+ * the task; any context.
+ */
+bool nc_napi_thread_fn(const struct task_struct *p)
+{
+	unsigned long fn = (unsigned long)kthread_func((struct task_struct *)p);
+	unsigned long at = READ_ONCE(nc_napi_fn);
+
+	return at && fn && at - fn <= NC_ENDBR_SIZE;
 }
 
 static void nc_tp_lookup(struct tracepoint *tp, void *priv)
@@ -520,6 +546,9 @@ int nc_hooks_init(void)
 	int i;
 
 	for_each_kernel_tracepoint(nc_tp_lookup, NULL);
+	nc_napi_fn = nc_fe_addr("napi_threaded_poll");
+	if (!nc_napi_fn)
+		pr_info("netcost: napi_threaded_poll not found, no NAPI thread is followed\n");
 	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++) {
 		if (nc_hooks[i].kind == NETCOST_HOOK_FENTRY && nc_nr_fe < ARRAY_SIZE(nc_fe_hooks))
 			nc_fe_hooks[nc_nr_fe++] = &nc_hooks[i];

@@ -236,6 +236,7 @@ static const u32 nc_stage_group[__NETCOST_STAGE_MAX] __maybe_unused = {
 	[NETCOST_STAGE_RUNQ_WAIT_IRQ_THREAD] = NETCOST_GROUP_WAIT,
 	[NETCOST_STAGE_RUNQ_WAIT_KSOFTIRQD] = NETCOST_GROUP_WAIT,
 	[NETCOST_STAGE_BLOCKED_LOAD]	= NETCOST_GROUP_WAIT,
+	[NETCOST_STAGE_NAPI_THREAD]	= NETCOST_GROUP_SOFTIRQ,
 };
 
 /*
@@ -265,6 +266,7 @@ static const u32 nc_ctr_group[__NETCOST_CTR_MAX] __maybe_unused = {
 	[NETCOST_CTR_CLAMPED_NEGATIVE]			= NC_REC_ON,
 	[NETCOST_CTR_RUNQ_WAIT_BEHIND_IRQ_THREAD_CYCLES ...
 	 NETCOST_CTR_BLOCKED_LOAD_WOKEN_BY_OTHER_CYCLES]	= NETCOST_GROUP_WAIT,
+	[NETCOST_CTR_NAPI_THREAD_EXCL_CYCLES]		= NETCOST_GROUP_SOFTIRQ,
 };
 
 /*
@@ -463,10 +465,12 @@ enum nc_task_kind {
 	NC_TASK_OTHER,
 	NC_TASK_IRQ_THREAD,
 	NC_TASK_KSOFTIRQD,
+	NC_TASK_NAPI_THREAD,		/* runs napi_threaded_poll() (threaded NAPI) */
 };
 
 #define NC_FRAME_SYSCALL	BIT(0)
 #define NC_FRAME_IRQ_THREAD	BIT(1)
+#define NC_FRAME_NAPI_THREAD	BIT(2)	/* thr_start/thr_excl: a NAPI thread's run */
 
 /* wait.c: a task's waiting state (nc_task.wstate) */
 enum nc_wait_state {
@@ -509,14 +513,24 @@ struct nc_task {
 		u64 out_at;		/* cycles: switched out, or 0 */
 		u64 hard_snap;		/* CPU totals when last resumed */
 		u64 soft_snap;
-		u64 sys_start;		/* cycles */
-		u64 sys_excl;		/* cycles: nested irq, softirq, off-CPU */
-		int sys_dir;		/* stage of the open syscall */
-		u64 thr_start;		/* cycles: the IRQ thread run's start */
-		u64 thr_excl;		/* cycles: nested hardirq, off-CPU */
+		union {
+			struct {	/* a task in a system call */
+				u64 sys_start;	/* cycles */
+				u64 sys_excl;	/* cycles: nested irq, softirq, off-CPU */
+				int sys_dir;	/* stage of the open syscall */
+			};
+			struct {	/* a NAPI thread (a kthread: no system call) */
+				u64 poll_start;	/* cycles: the run's wake or last poll */
+				u64 poll_excl;	/* thr_excl at poll_start */
+				u64 napi_irq;	/* cycles: interrupts, softirqs in the run */
+			};
+		};
+		u64 thr_start;		/* cycles: the IRQ/NAPI thread run's start */
+		u64 thr_excl;		/* cycles: nested hardirq (NAPI: and softirq), off-CPU */
 		bool load;		/* entered a watched rx/tx system call */
 		u8 wstate;		/* enum nc_wait_state */
 		u8 waker;		/* enum nc_waker */
+		u8 napi_polled;		/* a NAPI thread's run has polled */
 		int wait_cpu;		/* CPU whose runqueue it joined */
 		u64 wait_start;		/* cycles: queued, or went to sleep */
 		u64 wait_snap[NC_CLS_NR]; /* that CPU's nc_wait_cpu.acc */
@@ -525,10 +539,14 @@ struct nc_task {
 
 extern unsigned int nc_task_slots;
 
+bool nc_napi_thread_fn(const struct task_struct *p);
+
 /*
  * nc_task_kind - IRQ threads and ksoftirqd are told apart by their name:
  * "irq/..." and "ksoftirqd/...", compared as whole words (it runs twice
- * in every context switch: inline).
+ * in every context switch: inline).  A NAPI thread is a kthread named
+ * "napi/..." whose thread function is napi_threaded_poll()
+ * (nc_napi_thread_fn(), out of line: only those names pay for it).
  */
 static __always_inline enum nc_task_kind nc_task_kind(const struct task_struct *p)
 {
@@ -540,6 +558,8 @@ static __always_inline enum nc_task_kind nc_task_kind(const struct task_struct *
 	memcpy(&w4, p->comm, sizeof(w4));
 	if (w4 == *(const u32 *)"irq/")
 		return NC_TASK_IRQ_THREAD;
+	if (w4 == *(const u32 *)"napi" && p->comm[4] == '/' && nc_napi_thread_fn(p))
+		return NC_TASK_NAPI_THREAD;
 	memcpy(&w8, p->comm, sizeof(w8));
 	if (w8 == *(const u64 *)"ksoftirq" && p->comm[8] == 'd' && p->comm[9] == '/')
 		return NC_TASK_KSOFTIRQD;
@@ -606,7 +626,9 @@ void nc_task_switched_in(struct nc_task *t, u64 now);
  * nc_task_settle - charge the interrupt time this CPU spent since the
  * task last resumed to the task's open frames: a system call excludes
  * hardirq and softirq time, an IRQ thread run only hardirq time (its
- * softirq work, at local_bh_enable(), is part of the run).
+ * softirq work, at local_bh_enable(), is part of the run), a NAPI thread
+ * run both (and keeps their sum apart, napi_thread_excl_cycles: the
+ * thread's own runtime holds them).
  */
 static __always_inline void nc_task_settle(struct nc_task *t, const struct nc_stamp *st)
 {
@@ -617,6 +639,10 @@ static __always_inline void nc_task_settle(struct nc_task *t, const struct nc_st
 		t->sys_excl += dh + ds;
 	if (t->frames & NC_FRAME_IRQ_THREAD)
 		t->thr_excl += dh;
+	if (t->frames & NC_FRAME_NAPI_THREAD) {
+		t->thr_excl += dh + ds;
+		t->napi_irq += dh + ds;
+	}
 	t->hard_snap = st->hard;
 	t->soft_snap = st->soft;
 }
@@ -645,7 +671,7 @@ static __always_inline void nc_task_resume(struct nc_task *t, const struct nc_st
 
 		if (t->frames & NC_FRAME_SYSCALL)
 			t->sys_excl += out;
-		if (t->frames & NC_FRAME_IRQ_THREAD)
+		if (t->frames & (NC_FRAME_IRQ_THREAD | NC_FRAME_NAPI_THREAD))
 			t->thr_excl += out;
 	}
 	t->out_at = 0;
@@ -832,6 +858,9 @@ void nc_tp_rx_list_entry(void *data, const struct sk_buff *skb);
 void nc_tp_rx_list_exit(void *data, int ret);
 void nc_tp_sys_enter(void *data, struct pt_regs *regs, long id);
 void nc_tp_sys_exit(void *data, struct pt_regs *regs, long ret);
+
+/* NAPI threads (probes_net.c) */
+void nc_napi_thread_mark(void *hook);
 
 /*
  * fentry callbacks (nc_fe_dispatch()): @hook is the hook's table entry,

@@ -249,7 +249,18 @@ out:
 
 void nc_fe_kthread_should_stop(void *hook, struct ftrace_regs *fregs)
 {
-	/* the filter inline, the body (its frame set up) only in IRQ threads */
-	if (nc_task_kind(current) == NC_TASK_IRQ_THREAD)
+	/*
+	 * the filter inline, the body (its frame set up) only in IRQ threads
+	 * and NAPI threads (probes_net.c)
+	 */
+	switch (nc_task_kind(current)) {
+	case NC_TASK_IRQ_THREAD:
 		nc_irq_thread_stop(hook);
+		break;
+	case NC_TASK_NAPI_THREAD:
+		nc_napi_thread_mark(hook);
+		break;
+	default:
+		break;
+	}
 }

@@ -5,10 +5,24 @@
  * napi_poll: the kernel has a tracepoint only after a poll, so a poll's
  * cost runs from the start of the NET_RX softirq, or from the end of the
  * previous poll in the same run, to its napi_poll event: net_rx_action()'s
- * loop overhead is charged to the poll that follows it.  Polls outside a
- * NET_RX softirq (busy polling, threaded NAPI) count their work only.
+ * loop overhead is charged to the poll that follows it.  A NAPI thread's
+ * polls are timed the same way inside its run (below).  Other polls
+ * outside a NET_RX softirq (busy polling) count their work only.
  * napi_poll_work is the packets per poll; a poll that used its whole
  * budget counts in napi_budget_exhausted.
+ *
+ * napi_thread: threaded NAPI (/sys/class/net/DEV/threaded) polls in a
+ * "napi/DEV-N" kthread that runs napi_threaded_poll() (nc_task_kind()),
+ * with no NET_RX softirq.  Its loop asks kthread_should_stop() in
+ * napi_thread_wait() before it sleeps and again after it wakes, each
+ * time before it polls.  A run goes from one of those calls to the
+ * first one after a poll: it holds the thread's way into schedule(), its
+ * wake-up (from finish_task_switch() on: the switch itself is
+ * ctx_switch's) and the poll loop, net of interrupts, of softirqs (their
+ * own stages; napi_thread_excl_cycles sums what was taken out) and of
+ * the time off CPU.  The next run starts at the same stamp, so the runs
+ * hold all the thread runs but those few instructions.  The run's state
+ * lives in the task table, like an IRQ thread's.
  *
  * rx_skb: one packet handed to the stack, from netif_receive_skb_entry,
  * napi_gro_receive_entry, napi_gro_frags_entry or netif_rx_entry to the
@@ -28,6 +42,67 @@
 #include <linux/skbuff.h>
 
 #include "netcost.h"
+
+/*
+ * nc_napi_thread_poll - a poll of the running NAPI thread's own NAPI
+ * instance ended at @st: timed from the run's wake-up or its previous
+ * poll, net as the run is
+ */
+static noinline void nc_napi_thread_poll(const struct nc_stamp *st)
+{
+	struct nc_task *t = nc_task_find(current);
+
+	if (!t || !(t->frames & NC_FRAME_NAPI_THREAD))
+		return;
+	nc_task_settle(t, st);
+	nc_record(NETCOST_STAGE_NAPI_POLL,
+		  nc_net(st->now, t->poll_start, t->thr_excl - t->poll_excl));
+	t->poll_start = st->now;
+	t->poll_excl = t->thr_excl;
+	t->napi_polled = 1;
+}
+
+/*
+ * nc_napi_thread_mark - a NAPI thread asks kthread_should_stop()
+ * (probes_irq.c): a run that has polled ends, and the next starts at the
+ * same stamp; a run that has not (the call after the wake-up) goes on,
+ * its polls timed from here.  Preemption off for the per-CPU state (the
+ * thread is preemptible here).
+ */
+void nc_napi_thread_mark(void *hook)
+{
+	struct nc_stamp st;
+	struct nc_task *t;
+	u64 t0;
+
+	preempt_disable_notrace();
+	t = nc_task_get(current);
+	if (!t) {
+		nc_probe_end(nc_hit(hook));
+		goto out;
+	}
+	/* an end: stamped first, the hit counted after */
+	nc_stamp(this_nc_cpu(), &st);
+	t0 = nc_hit(hook);
+	nc_task_settle(t, &st);
+	if ((t->frames & NC_FRAME_NAPI_THREAD) && t->napi_polled) {
+		nc_record(NETCOST_STAGE_NAPI_THREAD, nc_net(st.now, t->thr_start, t->thr_excl));
+		nc_count(NETCOST_CTR_NAPI_THREAD_EXCL_CYCLES, t->napi_irq);
+		t->frames &= ~NC_FRAME_NAPI_THREAD;
+	}
+	if (!(t->frames & NC_FRAME_NAPI_THREAD)) {
+		t->frames |= NC_FRAME_NAPI_THREAD;
+		t->thr_start = st.now;
+		t->thr_excl = 0;
+		t->napi_irq = 0;
+		t->napi_polled = 0;
+	}
+	t->poll_start = st.now;
+	t->poll_excl = t->thr_excl;
+	nc_probe_end(t0);
+out:
+	preempt_enable_notrace();
+}
 
 void nc_tp_napi_poll(void *data, struct napi_struct *napi, int work,
 		     int budget)
@@ -52,6 +127,8 @@ void nc_tp_napi_poll(void *data, struct napi_struct *napi, int work,
 		nc_frame_begin(&b->napi, &st);
 		return;
 	}
+	if (READ_ONCE(napi->thread) == current)
+		nc_napi_thread_poll(&st);
 	nc_probe_end(t0);
 }
 

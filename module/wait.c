@@ -5,7 +5,9 @@
  *
  * Three kinds of task are followed: load tasks (a task becomes one when
  * it first enters a watched rx/tx system call: the sink, the generator,
- * the user's server), IRQ threads and ksoftirqd.  Their state lives in
+ * the user's server), IRQ threads and ksoftirqd; NAPI threads are
+ * followed as IRQ threads (runq_wait_irq_thread, the irq_thread class and
+ * waker), being the same kind of packet-only kthread.  Their state lives in
  * their task-table slot (tasks.c), so it survives preemption and
  * migration.
  *
@@ -63,6 +65,8 @@ static const enum netcost_stage nc_wait_stage[] = {
 	[NC_TASK_OTHER]		= NETCOST_STAGE_RUNQ_WAIT_LOAD,
 	[NC_TASK_IRQ_THREAD]	= NETCOST_STAGE_RUNQ_WAIT_IRQ_THREAD,
 	[NC_TASK_KSOFTIRQD]	= NETCOST_STAGE_RUNQ_WAIT_KSOFTIRQD,
+	/* NAPI threads are followed as IRQ threads (their class, their waker) */
+	[NC_TASK_NAPI_THREAD]	= NETCOST_STAGE_RUNQ_WAIT_IRQ_THREAD,
 };
 
 /* counter @n of waker @w: 0 its sleeps, 1 their cycles */
@@ -85,6 +89,7 @@ static u8 nc_wait_class(struct task_struct *p, enum nc_task_kind k,
 		return NC_CLS_IDLE;
 	switch (k) {
 	case NC_TASK_IRQ_THREAD:
+	case NC_TASK_NAPI_THREAD:
 		return NC_CLS_IRQ_THREAD;
 	case NC_TASK_KSOFTIRQD:
 		return NC_CLS_KSOFTIRQD;
@@ -247,6 +252,7 @@ static u8 nc_waker(void)
 		return NC_WAKER_HARDIRQ;
 	switch (nc_task_kind(current)) {
 	case NC_TASK_IRQ_THREAD:
+	case NC_TASK_NAPI_THREAD:
 		return NC_WAKER_IRQ_THREAD;
 	case NC_TASK_KSOFTIRQD:
 		return NC_WAKER_KSOFTIRQD;

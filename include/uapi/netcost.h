@@ -87,7 +87,7 @@ enum netcost_cfg_attr {
 /* Stage groups: each one is a set of hooks switched on and off together. */
 enum netcost_group {
 	NETCOST_GROUP_IRQ	= 1 << 0,	/* hardirq*, irq_thread */
-	NETCOST_GROUP_SOFTIRQ	= 1 << 1,	/* softirq_*, net_rx_in_* */
+	NETCOST_GROUP_SOFTIRQ	= 1 << 1,	/* softirq_*, net_rx_in_*, napi_thread */
 	NETCOST_GROUP_NET	= 1 << 2,	/* napi_poll*, rx_skb, tx_xmit */
 	NETCOST_GROUP_SCHED	= 1 << 3,	/* ctx_switch, wakeup_latency */
 	NETCOST_GROUP_SYSCALL	= 1 << 4,	/* syscall_rx, syscall_tx */
@@ -207,6 +207,7 @@ enum netcost_stage {
 	NETCOST_STAGE_RUNQ_WAIT_IRQ_THREAD, /* an IRQ thread queued -> on CPU */
 	NETCOST_STAGE_RUNQ_WAIT_KSOFTIRQD, /* ksoftirqd queued -> on CPU */
 	NETCOST_STAGE_BLOCKED_LOAD,	/* a load task asleep -> woken, wall */
+	NETCOST_STAGE_NAPI_THREAD,	/* a NAPI thread's poll loop run, net (0.5.0) */
 
 	__NETCOST_STAGE_MAX,
 	NETCOST_STAGE_MAX = __NETCOST_STAGE_MAX - 1
@@ -253,6 +254,8 @@ enum netcost_counter {
 	NETCOST_CTR_BLOCKED_LOAD_WOKEN_BY_LOAD_CYCLES,
 	NETCOST_CTR_BLOCKED_LOAD_WOKEN_BY_OTHER,
 	NETCOST_CTR_BLOCKED_LOAD_WOKEN_BY_OTHER_CYCLES,
+	/* interrupt and softirq cycles taken out of napi_thread runs (0.5.0) */
+	NETCOST_CTR_NAPI_THREAD_EXCL_CYCLES,
 
 	__NETCOST_CTR_MAX,
 	NETCOST_CTR_MAX = __NETCOST_CTR_MAX - 1
