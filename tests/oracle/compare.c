@@ -27,19 +27,6 @@
 #define MEAN_SMALL	5000.0
 #define TOTAL_REL	0.03
 
-/*
- * A wait that ends at the switch into a woken IRQ thread or ksoftirqd
- * (wakeup_latency, runq_wait_irq_thread, runq_wait_ksoftirqd): netcost
- * records it in that switch, after its stamp, and the ftrace event that
- * the replay reads comes after that work.  The replay takes off the
- * probe's fixed cost measured in the same boot, not the record's, so
- * these waits replay 150-270 cycles long (issue 12: -146 cycles a wait
- * over 12,000 waits on the RT kernels, -196 to -272 on 6.12 and 7.3's
- * few ksoftirqd wake-ups).  For them the absolute limit is 300 cycles,
- * at any length.
- */
-#define MEAN_ABS_SWITCH	300.0
-
 static const char *label = "?";
 static int failures;
 static FILE *tsv;
@@ -380,10 +367,6 @@ static void cmp_stage(int cpu, int s, const struct rhist *r, const struct nhist 
 	if (s == ST_NAPI_POLL_WORK) {
 		ok_mean = r->sum == n->sum;
 		snprintf(why, sizeof(why), "packets, exact");
-	} else if ((s == ST_WAKEUP_LATENCY || s == ST_RUNQ_WAIT_IRQ_THREAD ||
-		    s == ST_RUNQ_WAIT_KSOFTIRQD) && fabs(mn - mr) <= MEAN_ABS_SWITCH) {
-		ok_mean = 1;
-		snprintf(why, sizeof(why), "%+.0f cycles, limit 300 (ends at a switch)", mn - mr);
 	} else {
 		ok_mean = mean_ok(mn, mr, why, sizeof(why));
 	}
