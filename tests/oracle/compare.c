@@ -490,6 +490,21 @@ static void where_they_disagree(const struct rhist *r, const struct nhist *n,
  * whose mean keeps its band is not failed for a shift the band allows,
  * while a change of shape (a tail, a second cluster) fails.
  */
+/*
+ * ftrace's own events cost more before their timestamp now and then: a
+ * twin pair (two kprobe events with nothing between them) is one handler
+ * apart, but in about 0.4-1% of pairs some 190 cycles more (6.1: 50 of
+ * 12,204 pairs at 832 against 645; 6.1-rt: 297 of 30,461 at 845 against
+ * 658), ftrace's ring buffer moving to its next page, which the model
+ * takes as constant.  An interval whose start event does that reads that
+ * much longer in netcost (the event lies after netcost's stamp), one
+ * whose end event does, that much longer in the replay.  It touches
+ * 0.2-1.7% of the intervals (the rate depends on the events' sizes): the
+ * p99 is compared with the replay's and with it moved by the cost,
+ * measured in-run (calibrate); p50 and p90 are not moved.
+ */
+static double ps_rate, ps_cost;
+
 static unsigned int nc_pct_bucket(const struct nhist *n, double q, uint64_t total)
 {
 	uint64_t rank = (uint64_t)ceil(q * total), cum = 0;
@@ -503,6 +518,14 @@ static unsigned int nc_pct_bucket(const struct nhist *n, double q, uint64_t tota
 			return i;
 	}
 	return HIST_BUCKETS - 1;
+}
+
+/* the replay's quantile @q of its sorted values @v */
+static double rp_quantile(const uint64_t *v, size_t n, double q)
+{
+	size_t rank = (size_t)ceil(q * n);
+
+	return (double)v[(rank ? rank : 1) - 1];
 }
 
 static int cmp_u64p(const void *a, const void *b)
@@ -540,22 +563,29 @@ static void cmp_hist(const char *cpus, int s, const struct rhist *r, const struc
 		return;
 	}
 	for (k = 0; k < 3; k++) {
-		size_t rank = (size_t)ceil(q[k] * r->nev);
-		unsigned int nb = nc_pct_bucket(n, q[k], total);
-		unsigned int rb = hist_index(v[(rank ? rank : 1) - 1]);
-		int good = (nb > rb ? nb - rb : rb - nb) <= 1;
+		/*
+		 * p99: netcost's tail may hold the intervals whose start event
+		 * switched ftrace's page (ps_cost more, see ps_rate): within
+		 * one bucket of the replay's p99 or of it plus ps_cost
+		 */
+		double rq = rp_quantile(v, r->nev, q[k]);
+		unsigned int nb = nc_pct_bucket(n, q[k], total), rb0, rb1;
+		int good;
 
+		rb0 = hist_index((uint64_t)(q[k] > 0.95 && rq > ps_cost ? rq - ps_cost : rq));
+		rb1 = hist_index((uint64_t)(q[k] > 0.95 ? rq + ps_cost : rq));
+		good = nb + 1 >= rb0 && nb <= rb1 + 1;
 		ok &= good;
 		snprintf(txt[k], sizeof(txt[k]), "p%.0f [%llu,%llu] vs [%llu,%llu]%s", 100 * q[k],
 			 (unsigned long long)hist_lo(nb), (unsigned long long)hist_hi(nb),
-			 (unsigned long long)hist_lo(rb), (unsigned long long)hist_hi(rb),
+			 (unsigned long long)hist_lo(rb0), (unsigned long long)hist_hi(rb1),
 			 good ? "" : " (apart)");
 	}
 	if (!ok)
 		failures++;
-	printf("%s - %s: %s %s histogram: %s, %s, %s (netcost vs replay%s%+.0f; within one bucket)\n",
+	printf("%s - %s: %s %s histogram: %s, %s, %s (netcost vs replay%s%+.0f; within one bucket, p99 of the replay's -+%.0f: ftrace's page switch)\n",
 	       ok ? "ok" : "not ok", label, cpus, stage_name[s], txt[0], txt[1], txt[2],
-	       off ? " with its documented offset " : "", off);
+	       off ? " with its documented offset " : "", off, ps_cost);
 	free(v);
 }
 
@@ -782,8 +812,22 @@ static void calibrate(const char *dir, struct model *m)
 	       ok ? "ok" : "not ok", label, ok ? "measured in-run" : "not measured",
 	       rb.k_fts.n, calib(path(dir, "calib.txt"), "ftrace_kp2_getppid") -
 			   calib(path(dir, "calib.txt"), "ftrace_kp1_getppid"));
-	if (ok)
-		printf("# %s: K at finish_task_switch = %.0f\n", label, m->k_fts);
+	if (ok) {
+		size_t j, tail = 0;
+		uint64_t *x = malloc(rb.k_fts.n * sizeof(*x));
+
+		if (!x)
+			die("%s", "out of memory");
+		/* the pairs one ring-buffer page switch longer (see ps_rate) */
+		for (j = 0; j < rb.k_fts.n; j++)
+			if (rb.k_fts.v[j] > k + 100)
+				x[tail++] = rb.k_fts.v[j] - (uint64_t)k;
+		ps_rate = (double)tail / rb.k_fts.n;
+		ps_cost = median_u64(x, tail);
+		free(x);
+		printf("# %s: K at finish_task_switch = %.0f; %zu of %zu pairs (%.2f%%) %.0f cycles longer: ftrace's page switch\n",
+		       label, m->k_fts, tail, rb.k_fts.n, 100 * ps_rate, ps_cost);
+	}
 	/*
 	 * K at the IRQ thread's function and at kthread_should_stop: used only
 	 * for the runs of NIC IRQ threads; a kernel without them needs neither
