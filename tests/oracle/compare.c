@@ -3,12 +3,13 @@
  * compare.c - the oracle's verdict: netcost's snapshot against the
  * replay of the same run's trace, one TAP line per stage and counter.
  *
- *   oracle-replay --label L --dir DIR
+ *   oracle-replay --label L --dir DIR --residuals tests/oracle/residuals.md
  *
  * DIR holds what tests/oracle/record.sh wrote: trace.txt, nc.json,
- * calib.txt, interrupts.txt, netdevs.txt.  Rules (issue 8): counts equal
- * per CPU; each stage's mean within 3%, or within 150 cycles when the
- * replay's mean is under 5,000 cycles; the per-packet total within 3%.
+ * calib.txt, interrupts.txt, netdevs.txt.  Rules (issue 8, issue 20;
+ * tests/oracle/README.md, "The comparison"): counts equal per CPU; each
+ * mean within its band of the residual committed in residuals.md; the
+ * histograms' p50, p90, p99 within one bucket; 0 = 0 is not applicable.
  * A failing stage prints both figures and the first histogram bucket
  * where they disagree, with some of the replay's events in it.
  * Also writes DIR/compare.tsv (one line per stage: the table of README).
@@ -22,26 +23,33 @@
 
 #include "oracle.h"
 
-#define MEAN_REL	0.03
-#define MEAN_ABS	150.0
-#define MEAN_SMALL	5000.0
-#define TOTAL_REL	0.03
 /*
- * A wait that ends at the switch into a woken IRQ thread or ksoftirqd
- * (wakeup_latency, runq_wait_irq_thread, runq_wait_ksoftirqd): netcost
- * records it in that switch, after its stamp, and the ftrace event that
- * the replay reads comes after that work.  The replay takes off the
- * probe's fixed cost measured in the same boot, not the record's, so
- * these waits replay 150-270 cycles long (issue 12: -146 cycles a wait
- * over 12,000 waits on the RT kernels, -196 to -272 on 6.12 and 7.3's
- * few ksoftirqd wake-ups).  For them the absolute limit is 300 cycles,
- * at any length.
+ * The bands (issue 20, item 3): a stage's residual (netcost's mean less
+ * the replay's) is compared with the one committed in residuals.md for
+ * the same kernel, CPU and stage.  A short stage (committed replay mean
+ * under 5,000 cycles) keeps its documented offset within 40 cycles; a
+ * long one stays within 1.5% and moves by at most 1.5 points from the
+ * committed residual; the per-packet total the same within 1%.
  */
-#define MEAN_ABS_SWITCH	300.0
+#define MEAN_SMALL	5000.0
+#define BAND_SHORT	40.0
+#define BAND_LONG	0.015
+#define BAND_TOTAL	0.01
 
 static const char *label = "?";
 static int failures;
 static FILE *tsv;
+
+/*
+ * A line that compares nothing (zero events or zero on both sides, a stage
+ * or counter the replay does not define and netcost leaves at 0) is not a
+ * pass: it is printed as a TAP skip, "ok - ... # SKIP not applicable: ...",
+ * which tests/oracle/run and tests/run-all count apart (issue 20, item 5).
+ */
+static void not_applicable(const char *what, const char *why)
+{
+	printf("ok - %s: %s # SKIP not applicable: %s\n", label, what, why);
+}
 
 int model_hooked(const struct model *m, const char *name)
 {
@@ -309,17 +317,160 @@ static double mean(uint64_t sum, uint64_t n)
 	return n ? (double)sum / n : 0;
 }
 
-/* mean_ok - the tolerance rule; *why names the rule that applied */
-static int mean_ok(double nc, double rp, char *why, size_t len)
-{
-	double d = nc - rp;
+/* the committed residuals (residuals.md): one row per kernel, CPU and stage */
+struct resid {
+	char kernel[32], cpu[16], name[64];
+	double nc, rp;
+};
+static struct resid *resids;
+static size_t nresids;
+static const char *resid_file;
 
-	if (rp < MEAN_SMALL) {
-		snprintf(why, len, "%+.0f cycles, limit 150", d);
-		return fabs(d) <= MEAN_ABS;
+static char *trim(char *p)
+{
+	char *e;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	e = p + strlen(p);
+	while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n'))
+		*--e = 0;
+	return p;
+}
+
+/*
+ * load_residuals - the table rows "| kernel | cpu | stage | events |
+ * netcost | replay | difference | band |"; other lines are prose
+ */
+static void load_residuals(const char *file)
+{
+	FILE *f = fopen(file, "r");
+	char line[512];
+
+	if (!f)
+		die("cannot read the committed residuals %s", file);
+	while (fgets(line, sizeof(line), f)) {
+		char *col[9], *p = line, *end;
+		struct resid r;
+		int n = 0;
+
+		if (*p != '|')
+			continue;
+		p++;
+		while (n < 9 && (end = strchr(p, '|'))) {
+			*end = 0;
+			col[n++] = trim(p);
+			p = end + 1;
+		}
+		if (n < 8)
+			continue;
+		memset(&r, 0, sizeof(r));
+		r.nc = strtod(col[4], &end);
+		if (end == col[4] || *end)
+			continue;	/* the header, the rule */
+		r.rp = strtod(col[5], &end);
+		if (end == col[5] || *end)
+			continue;
+		snprintf(r.kernel, sizeof(r.kernel), "%s", col[0]);
+		snprintf(r.cpu, sizeof(r.cpu), "%s", col[1]);
+		snprintf(r.name, sizeof(r.name), "%s", col[2]);
+		resids = realloc(resids, (nresids + 1) * sizeof(*resids));
+		if (!resids)
+			die("%s", "out of memory");
+		resids[nresids++] = r;
 	}
-	snprintf(why, len, "%+.2f%%, limit 3%%", rp ? 100 * d / rp : 0);
-	return fabs(d) <= MEAN_REL * rp;
+	fclose(f);
+}
+
+static const struct resid *resid_find(const char *cpu, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < nresids; i++)
+		if (!strcmp(resids[i].kernel, label) && !strcmp(resids[i].cpu, cpu) &&
+		    !strcmp(resids[i].name, name))
+			return &resids[i];
+	return NULL;
+}
+
+/*
+ * switch_wait - the waits that end at the switch into a woken thread:
+ * netcost records them in that switch after its stamp, work the model
+ * does not charge, so the replay reads them long by a per-wait offset
+ * (residuals.md: -29 to -93 cycles, one-sided, at any length of wait;
+ * the mix of waits, and so the mean offset, moves from run to run: 7.3's
+ * runq_wait_ksoftirqd read -86 over 25 waits, -36 over 1).  The band is
+ * one-sided: netcost may read short of the replay by up to the committed
+ * offset + 40 cycles, and long by no more than 40.
+ */
+static int switch_wait(const char *name)
+{
+	return !strcmp(name, "wakeup_latency") || !strcmp(name, "runq_wait_irq_thread") ||
+	       !strcmp(name, "runq_wait_ksoftirqd");
+}
+
+/* resid_kernel - whether the committed table has this kernel at all */
+static int resid_kernel(void)
+{
+	size_t i;
+
+	for (i = 0; i < nresids; i++)
+		if (!strcmp(resids[i].kernel, label))
+			return 1;
+	return 0;
+}
+
+/*
+ * band_ok - a mean against the replay's, by the band of the committed
+ * residual of @name on @cpu ("cpu0", "all"); @rel is the long band (1.5%,
+ * the per-packet total 1%); *why says what was compared
+ */
+static int band_ok(const char *cpu, const char *name, double nc, double rp, double rel,
+		   char *why, size_t len)
+{
+	const struct resid *e = resid_find(cpu, name);
+	double d = nc - rp, d0, r, r0;
+	struct resid none;
+
+	if (!e && !resid_kernel()) {
+		snprintf(why, len, "%+.0f cycles: no committed residual for %s %s %s in %s",
+			 d, label, cpu, name, resid_file ? resid_file : "(no --residuals)");
+		return 0;
+	}
+	if (!e) {
+		/*
+		 * a line of a committed kernel that compared nothing in the
+		 * committed run (a rare event: 6.12-rt's one load task woken
+		 * by a load): its band around no offset at all
+		 */
+		memset(&none, 0, sizeof(none));
+		none.nc = none.rp = rp;
+		e = &none;
+	}
+	d0 = e->nc - e->rp;
+	if (switch_wait(name)) {
+		double lo = fmin(d0, 0) - BAND_SHORT, hi = fmax(d0, 0) + BAND_SHORT;
+
+		snprintf(why, len, "%+.0f cycles, committed %+.0f, band %+.0f..%+.0f (one-sided)",
+			 d, d0, lo, hi);
+		return d >= lo && d <= hi;
+	}
+	if (e->rp < MEAN_SMALL) {
+		snprintf(why, len, "%+.0f cycles, committed %+.0f, band +-%.0f", d, d0, BAND_SHORT);
+		return fabs(d - d0) <= BAND_SHORT;
+	}
+	r = rp ? d / rp : (d ? INFINITY : 0);
+	r0 = e->rp ? d0 / e->rp : 0;
+	snprintf(why, len, "%+.2f%%, committed %+.2f%%, band +-%.1f%%", 100 * r, 100 * r0, 100 * rel);
+	return fabs(r) <= rel && fabs(r - r0) <= rel;
+}
+
+/* the offset a short stage's events carry by the model (its committed residual) */
+static double resid_offset(const char *cpu, const char *name)
+{
+	const struct resid *e = resid_find(cpu, name);
+
+	return e && (e->rp < MEAN_SMALL || switch_wait(name)) ? e->nc - e->rp : 0;
 }
 
 static void where_they_disagree(const struct rhist *r, const struct nhist *n,
@@ -352,25 +503,140 @@ static void where_they_disagree(const struct rhist *r, const struct nhist *n,
 		printf("#   (the replay has no event in that bucket)\n");
 }
 
+/*
+ * The histograms (issue 20, item 4): the buckets that hold the 50th, 90th
+ * and 99th percentile of netcost's histogram and of the replay's events
+ * must be at most one bucket apart.  The replay's events are taken with
+ * the stage's documented offset (a short stage's committed residual:
+ * the model's known remainder, the same on every event), so that a stage
+ * whose mean keeps its band is not failed for a shift the band allows,
+ * while a change of shape (a tail, a second cluster) fails.
+ */
+/*
+ * ftrace's own events cost more before their timestamp now and then: a
+ * twin pair (two kprobe events with nothing between them) is one handler
+ * apart, but in about 0.4-1% of pairs some 190 cycles more (6.1: 50 of
+ * 12,204 pairs at 832 against 645; 6.1-rt: 297 of 30,461 at 845 against
+ * 658), ftrace's ring buffer moving to its next page, which the model
+ * takes as constant.  An interval whose start event does that reads that
+ * much longer in netcost (the event lies after netcost's stamp), one
+ * whose end event does, that much longer in the replay.  It touches
+ * 0.2-1.7% of the intervals (the rate depends on the events' sizes): the
+ * p99 is compared with the replay's and with it moved by the cost,
+ * measured in-run (calibrate); p50 and p90 are not moved.
+ */
+static double ps_rate, ps_cost;
+
+static unsigned int nc_pct_bucket(const struct nhist *n, double q, uint64_t total)
+{
+	uint64_t rank = (uint64_t)ceil(q * total), cum = 0;
+	unsigned int i;
+
+	if (rank < 1)
+		rank = 1;
+	for (i = 0; i < HIST_BUCKETS; i++) {
+		cum += n->b[i];
+		if (cum >= rank)
+			return i;
+	}
+	return HIST_BUCKETS - 1;
+}
+
+/* the replay's quantile @q of its sorted values @v */
+static double rp_quantile(const uint64_t *v, size_t n, double q)
+{
+	size_t rank = (size_t)ceil(q * n);
+
+	return (double)v[(rank ? rank : 1) - 1];
+}
+
+static int cmp_u64p(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void cmp_hist(const char *cpus, int s, const struct rhist *r, const struct nhist *n)
+{
+	static const double q[] = { 0.50, 0.90, 0.99 };
+	double off = s == ST_NAPI_POLL_WORK ? 0 : resid_offset(cpus, stage_name[s]);
+	uint64_t *v = malloc((r->nev + 1) * sizeof(*v)), total = 0;
+	char txt[3][96];
+	int ok = 1, k;
+	size_t i;
+
+	if (!v)
+		die("%s", "out of memory");
+	for (i = 0; i < r->nev; i++) {
+		double x = (double)r->ev[i].v + off;
+
+		v[i] = x > 0 ? (uint64_t)(x + 0.5) : 0;
+	}
+	qsort(v, r->nev, sizeof(*v), cmp_u64p);
+	for (i = 0; i < HIST_BUCKETS; i++)
+		total += n->b[i];
+	if (!total || total != n->count || !r->nev) {
+		failures++;
+		printf("not ok - %s: %s %s histogram: netcost's buckets hold %llu events of %llu, the replay's %zu\n",
+		       label, cpus, stage_name[s], (unsigned long long)total,
+		       (unsigned long long)n->count, r->nev);
+		free(v);
+		return;
+	}
+	for (k = 0; k < 3; k++) {
+		/*
+		 * p99: netcost's tail may hold the intervals whose start event
+		 * switched ftrace's page (ps_cost more, see ps_rate): within
+		 * one bucket of the replay's p99 or of it plus ps_cost
+		 */
+		double rq = rp_quantile(v, r->nev, q[k]);
+		unsigned int nb = nc_pct_bucket(n, q[k], total), rb0, rb1;
+		int good;
+
+		rb0 = hist_index((uint64_t)(q[k] > 0.95 && rq > ps_cost ? rq - ps_cost : rq));
+		rb1 = hist_index((uint64_t)(q[k] > 0.95 ? rq + ps_cost : rq));
+		good = nb + 1 >= rb0 && nb <= rb1 + 1;
+		ok &= good;
+		snprintf(txt[k], sizeof(txt[k]), "p%.0f [%llu,%llu] vs [%llu,%llu]%s", 100 * q[k],
+			 (unsigned long long)hist_lo(nb), (unsigned long long)hist_hi(nb),
+			 (unsigned long long)hist_lo(rb0), (unsigned long long)hist_hi(rb1),
+			 good ? "" : " (apart)");
+	}
+	if (!ok)
+		failures++;
+	printf("%s - %s: %s %s histogram: %s, %s, %s (netcost vs replay%s%+.0f; within one bucket, p99 of the replay's -+%.0f: ftrace's page switch)\n",
+	       ok ? "ok" : "not ok", label, cpus, stage_name[s], txt[0], txt[1], txt[2],
+	       off ? " with its documented offset " : "", off, ps_cost);
+	free(v);
+}
+
 static void cmp_stage(int cpu, int s, const struct rhist *r, const struct nhist *n,
 		      const struct rstats *rs)
 {
 	double mr = mean(r->sum, r->count), mn = mean(n->sum, n->count);
-	char why[64] = "";
+	char why[192] = "", what[96], cpus[16];
 	int ok_count = r->count == n->count, ok_mean;
 
+	snprintf(cpus, sizeof(cpus), "cpu%d", cpu);
+
+	if (!r->count && !n->count && !r->sum && !n->sum) {
+		snprintf(what, sizeof(what), "cpu%d %s", cpu, stage_name[s]);
+		not_applicable(what, "no events on either side (0 = 0)");
+		fprintf(tsv, "%s\tcpu%d\t%s\t0\t0\t0.0\t0.0\t-\tn/a\n", label, cpu, stage_name[s]);
+		return;
+	}
 	if (s == ST_NAPI_POLL_WORK) {
 		ok_mean = r->sum == n->sum;
 		snprintf(why, sizeof(why), "packets, exact");
-	} else if ((s == ST_WAKEUP_LATENCY || s == ST_RUNQ_WAIT_IRQ_THREAD ||
-		    s == ST_RUNQ_WAIT_KSOFTIRQD) && fabs(mn - mr) <= MEAN_ABS_SWITCH) {
-		ok_mean = 1;
-		snprintf(why, sizeof(why), "%+.0f cycles, limit 300 (ends at a switch)", mn - mr);
 	} else {
-		ok_mean = mean_ok(mn, mr, why, sizeof(why));
+		ok_mean = band_ok(cpus, stage_name[s], mn, mr, BAND_LONG, why, sizeof(why));
 	}
-	if (!r->count && !n->count)
-		ok_mean = 1;
+	if (!r->count || !n->count) {
+		ok_mean = r->sum == n->sum;	/* no mean to compare: the sums must agree */
+		snprintf(why, sizeof(why), "no mean to compare: sums %llu, %llu",
+			 (unsigned long long)n->sum, (unsigned long long)r->sum);
+	}
 	if (ok_count && ok_mean && s == ST_NAPI_POLL_WORK) {
 		printf("ok - %s: cpu%d %s count %llu = %llu, sum %llu = %llu packets\n", label, cpu,
 		       stage_name[s], (unsigned long long)n->count, (unsigned long long)r->count,
@@ -394,7 +660,112 @@ static void cmp_stage(int cpu, int s, const struct rhist *r, const struct nhist 
 	}
 	fprintf(tsv, "%s\tcpu%d\t%s\t%llu\t%llu\t%.1f\t%.1f\t%s\t%s\n", label, cpu, stage_name[s],
 		(unsigned long long)n->count, (unsigned long long)r->count, mn, mr,
-		mr ? (mr < MEAN_SMALL ? "abs" : "rel") : "-", ok_count && ok_mean ? "ok" : "FAIL");
+		s == ST_NAPI_POLL_WORK || !mr ? "exact" : switch_wait(stage_name[s]) ? "offset" :
+		mr < MEAN_SMALL ? "short" : "long",
+		ok_count && ok_mean ? "ok" : "FAIL");
+	if (r->count && n->count)
+		cmp_hist(cpus, s, r, n);
+}
+
+/*
+ * cmp_counter - one counter of one CPU.  A plain counter must be equal; a
+ * "_cycles" sum is compared per event (the mean rule) over the count it
+ * belongs to: the counter before it, or for runq_wait_behind_* the
+ * runqueue waits of all three kinds.  Zero on both sides compares nothing;
+ * a sum without events on one side (or with events and no sum) cannot be
+ * compared per event and must be equal, events and sum.
+ */
+static void cmp_counter(json_t *c, int cpu, int i, const struct rstats *rs)
+{
+	uint64_t vn = nc_counter(c, counter_name[i]), vr = rs->c[cpu][i], cn = 0, cr = 0;
+	const char *nm = counter_name[i];
+	size_t l = strlen(nm);
+	char why[192] = "exact", what[96], cpus[16];
+	int ok, per_event = 0, s;
+	struct nhist n;
+
+	if (!strncmp(nm, "runq_wait_behind_", 17)) {
+		for (s = ST_RUNQ_WAIT_LOAD; s <= ST_RUNQ_WAIT_KSOFTIRQD; s++) {
+			nc_stage(c, stage_name[s], &n);
+			cn += n.count;
+			cr += rs->h[cpu][s].count;
+		}
+		per_event = 1;
+	} else if (l > 7 && !strcmp(nm + l - 7, "_cycles")) {
+		cn = nc_counter(c, counter_name[i - 1]);
+		cr = rs->c[cpu][i - 1];
+		per_event = 1;
+	}
+	snprintf(what, sizeof(what), "cpu%d %s", cpu, nm);
+	if (!vn && !vr) {
+		not_applicable(what, per_event && (cn || cr) ? "0 cycles on both sides (0 = 0)"
+							    : "0 on both sides (0 = 0)");
+		return;
+	}
+	snprintf(cpus, sizeof(cpus), "cpu%d", cpu);
+	if (per_event && cn && cr) {
+		double mn = mean(vn, cn), mr = mean(vr, cr);
+
+		ok = band_ok(cpus, nm, mn, mr, BAND_LONG, why, sizeof(why));
+		fprintf(tsv, "%s\tcpu%d\t%s\t%llu\t%llu\t%.1f\t%.1f\t%s\t%s\n", label, cpu, nm,
+			(unsigned long long)cn, (unsigned long long)cr, mn, mr,
+			mr < MEAN_SMALL ? "short" : "long", ok ? "ok" : "FAIL");
+	} else {
+		ok = vn == vr && cn == cr;
+		if (per_event)
+			snprintf(why, sizeof(why), "exact: %llu vs %llu events, no mean to compare",
+				 (unsigned long long)cn, (unsigned long long)cr);
+	}
+	if (!ok)
+		failures++;
+	printf("%s - %s: %s %llu %s %llu (%s)\n", ok ? "ok" : "not ok", label, what,
+	       (unsigned long long)vn, vn == vr ? "=" : "vs replay", (unsigned long long)vr, why);
+}
+
+/*
+ * not_replayed - netcost's stages and counters that the replay does not
+ * define (a stage added to the module after the oracle, e.g. one on a
+ * path this load never takes): not applicable while netcost leaves them
+ * at 0; with events there, a failure: the oracle cannot check them.
+ */
+static void not_replayed(json_t *c, int cpu)
+{
+	static const char *const what[2] = { "stages", "counters" };
+	const char *key;
+	json_t *v;
+	int k, j;
+
+	for (k = 0; k < 2; k++) {
+		json_object_foreach(json_object_get(c, what[k]), key, v) {
+			const char *const *names = k ? counter_name : stage_name;
+			int nn = k ? NCOUNTERS : NSTAGES;
+			uint64_t x;
+			char w[160];
+
+			for (j = 0; j < nn; j++)
+				if (!strcmp(names[j], key))
+					break;
+			if (j < nn)
+				continue;
+			x = json_integer_value(k ? v : json_object_get(v, "count"));
+			snprintf(w, sizeof(w), "cpu%d %s", cpu, key);
+			if (k && (!strcmp(key, "probe_hits") || !strcmp(key, "task_table_full"))) {
+				char why[128];
+
+				snprintf(why, sizeof(why), "netcost's own health counter (%llu), not a stage definition",
+					 (unsigned long long)x);
+				not_applicable(w, why);
+			} else if (!x) {
+				not_applicable(w, k ? "a counter the replay does not define, 0 in netcost"
+						    : "a stage the replay does not define, no events in netcost");
+			} else {
+				failures++;
+				printf("not ok - %s: %s: netcost has %llu%s in a %s the replay does not define: the oracle cannot check it\n",
+				       label, w, (unsigned long long)x, k ? "" : " events",
+				       k ? "counter" : "stage");
+			}
+		}
+	}
 }
 
 static const int top_level[] = {
@@ -414,11 +785,13 @@ static void calibrate(const char *dir, struct model *m)
 	static struct rstats ra, rb;
 	struct model raw = *m;
 	double a, b, k;
+	int cpu, ok;
+	uint64_t thr = 0;
 
 	raw.nhooks = 0;			/* ftrace's own timestamps */
 	raw.record_all = 1;
 	if (access(path(dir, "trace-a.txt"), R_OK))
-		printf("# %s: no trace-a.txt (phase A): an old recording\n", label);
+		memset(&ra, 0, sizeof(ra));
 	else if (replay_trace(path(dir, "trace-a.txt"), &raw, &ra))
 		die("cannot replay %s", path(dir, "trace-a.txt"));
 	raw.record_all = 0;
@@ -426,6 +799,10 @@ static void calibrate(const char *dir, struct model *m)
 		die("cannot replay %s", path(dir, "trace.txt"));
 	a = stage_median(&ra.h[0][ST_HARDIRQ]);
 	b = stage_median(&rb.h[0][ST_HARDIRQ]);
+	/*
+	 * A figure the model needs and the recording did not measure is a
+	 * failure (issue 20, item 7), not a fallback to another figure.
+	 */
 	if (ra.h[0][ST_HARDIRQ].count >= 100 && rb.h[0][ST_HARDIRQ].count >= 100 && b - a > m->dispatch) {
 		/*
 		 * b - a is netcost's irq_handler_exit probe plus the tracepoint's
@@ -433,34 +810,74 @@ static void calibrate(const char *dir, struct model *m)
 		 * the gap between the two tools' timestamps
 		 */
 		m->n_cpu = b - a - m->dispatch;
-		printf("# %s: N (per-CPU frame probe) = %.1f: NIC hardirq median %.0f with netcost, %.0f without (%llu, %llu events), less dispatch %.1f\n",
+		printf("ok - %s: calibration: N (per-CPU frame probe) = %.1f measured in-run: NIC hardirq median %.0f with netcost, %.0f without (%llu, %llu events), less dispatch %.1f\n",
 		       label, m->n_cpu, b, a, (unsigned long long)rb.h[0][ST_HARDIRQ].count,
 		       (unsigned long long)ra.h[0][ST_HARDIRQ].count, m->dispatch);
 	} else {
-		printf("# %s: N (per-CPU frame probe): phase A unusable, N (task table) used\n", label);
+		failures++;
+		printf("not ok - %s: calibration: N (per-CPU frame probe) not measured: %s (NIC hardirq median %.0f with netcost, %.0f without, %llu and %llu events, need 100 each and a positive difference over dispatch %.1f)\n",
+		       label, ra.events ? "phase A unusable" : "no phase A trace (trace-a.txt)", b, a,
+		       (unsigned long long)rb.h[0][ST_HARDIRQ].count,
+		       (unsigned long long)ra.h[0][ST_HARDIRQ].count, m->dispatch);
 	}
 	if (ra.events)
 		printf("# %s: order check: ctx_switch median in ftrace's timestamps %.0f with netcost, %.0f without (netcost's probes lie outside it: expect ~0 difference)\n",
 	       label, stage_median(&rb.h[0][ST_CTX_SWITCH]), stage_median(&ra.h[0][ST_CTX_SWITCH]));
-	if (rb.k_fts.n >= 100) {
+	ok = rb.k_fts.n >= 100;
+	if (ok) {
 		k = median_u64(rb.k_fts.v, rb.k_fts.n);
-		printf("# %s: K at finish_task_switch = %.0f in-run (%zu pairs; %.0f at getppid)\n",
-		       label, k, rb.k_fts.n, m->k_fts);
 		m->k_fts = k;
 	}
-	if (rb.k_thr.n >= 100) {
-		k = median_u64(rb.k_thr.v, rb.k_thr.n);
-		printf("# %s: K at the IRQ thread function = %.0f in-run (%zu pairs)\n", label, k, rb.k_thr.n);
-		m->k_thr = k;
-	} else if (rb.k_fts.n >= 100) {
-		m->k_thr = m->k_fts;
+	if (!ok)
+		failures++;
+	printf("%s - %s: calibration: K at finish_task_switch %s (%zu twin pairs, need 100; %.0f at getppid, not used)\n",
+	       ok ? "ok" : "not ok", label, ok ? "measured in-run" : "not measured",
+	       rb.k_fts.n, calib(path(dir, "calib.txt"), "ftrace_kp2_getppid") -
+			   calib(path(dir, "calib.txt"), "ftrace_kp1_getppid"));
+	if (ok) {
+		size_t j, tail = 0;
+		uint64_t *x = malloc(rb.k_fts.n * sizeof(*x));
+
+		if (!x)
+			die("%s", "out of memory");
+		/* the pairs one ring-buffer page switch longer (see ps_rate) */
+		for (j = 0; j < rb.k_fts.n; j++)
+			if (rb.k_fts.v[j] > k + 100)
+				x[tail++] = rb.k_fts.v[j] - (uint64_t)k;
+		ps_rate = (double)tail / rb.k_fts.n;
+		ps_cost = median_u64(x, tail);
+		free(x);
+		printf("# %s: K at finish_task_switch = %.0f; %zu of %zu pairs (%.2f%%) %.0f cycles longer: ftrace's page switch\n",
+		       label, m->k_fts, tail, rb.k_fts.n, 100 * ps_rate, ps_cost);
 	}
-	if (rb.k_kss.n >= 100) {
-		k = median_u64(rb.k_kss.v, rb.k_kss.n);
-		printf("# %s: K at kthread_should_stop = %.0f in-run (%zu pairs)\n", label, k, rb.k_kss.n);
-		m->k_kss = k;
-	} else {
-		m->k_kss = m->k_thr;
+	/*
+	 * K at the IRQ thread's function and at kthread_should_stop: used only
+	 * for the runs of NIC IRQ threads; a kernel without them needs neither
+	 */
+	for (cpu = 0; cpu < rb.ncpus; cpu++)
+		thr += rb.h[cpu][ST_IRQ_THREAD].count;
+	if (!thr) {
+		not_applicable("calibration: K at the IRQ thread function and at kthread_should_stop",
+			       "no NIC IRQ thread runs in the trace: not used");
+		return;
+	}
+	ok = rb.k_thr.n >= 100;
+	if (ok)
+		m->k_thr = median_u64(rb.k_thr.v, rb.k_thr.n);
+	else
+		failures++;
+	printf("%s - %s: calibration: K at the IRQ thread function %s = %.0f (%zu twin pairs, need 100; %llu IRQ thread runs)\n",
+	       ok ? "ok" : "not ok", label, ok ? "measured in-run" : "not measured",
+	       ok ? m->k_thr : 0.0, rb.k_thr.n, (unsigned long long)thr);
+	if (m->thr_fentry) {
+		ok = rb.k_kss.n >= 100;
+		if (ok)
+			m->k_kss = median_u64(rb.k_kss.v, rb.k_kss.n);
+		else
+			failures++;
+		printf("%s - %s: calibration: K at kthread_should_stop %s = %.0f (%zu twin pairs, need 100)\n",
+		       ok ? "ok" : "not ok", label, ok ? "measured in-run" : "not measured",
+		       ok ? m->k_kss : 0.0, rb.k_kss.n);
 	}
 }
 
@@ -479,14 +896,18 @@ int main(int argc, char **argv)
 			label = argv[i + 1];
 		else if (!strcmp(argv[i], "--dir"))
 			dir = argv[i + 1];
+		else if (!strcmp(argv[i], "--residuals"))
+			resid_file = argv[i + 1];
 	}
 	if (!dir || i != argc) {
-		fprintf(stderr, "usage: oracle-replay --label LABEL --dir DIR\n");
+		fprintf(stderr, "usage: oracle-replay --label LABEL --dir DIR [--residuals FILE]\n");
 		return 2;
 	}
 	nc = json_load_file(path(dir, "nc.json"), 0, &err);
 	if (!nc)
 		die("cannot read netcost's snapshot %s", path(dir, "nc.json"));
+	if (resid_file)
+		load_residuals(resid_file);
 	load_model(dir, nc, &m);
 	calibrate(dir, &m);
 	fts_calibrate(dir, nc, &m);
@@ -523,36 +944,9 @@ int main(int argc, char **argv)
 			nc_stage(c, stage_name[s], &n);
 			cmp_stage(cpu, s, &rs.h[cpu][s], &n, &rs);
 		}
-		for (i = 0; i < NCOUNTERS; i++) {
-			uint64_t vn = nc_counter(c, counter_name[i]), vr = rs.c[cpu][i];
-			const char *nm = counter_name[i];
-			size_t l = strlen(nm);
-			int ok;
-			char why[64] = "exact";
-
-			if (!strncmp(nm, "runq_wait_behind_", 17)) {
-				/* a part of the runqueue waits: per wait, the mean rule */
-				uint64_t cn = 0, cr = 0;
-
-				for (s = ST_RUNQ_WAIT_LOAD; s <= ST_RUNQ_WAIT_KSOFTIRQD; s++) {
-					nc_stage(c, stage_name[s], &n);
-					cn += n.count;
-					cr += rs.h[cpu][s].count;
-				}
-				ok = (!vn && !vr) || mean_ok(mean(vn, cn), mean(vr, cr), why, sizeof(why));
-			} else if (l > 7 && !strcmp(nm + l - 7, "_cycles")) {
-				/* a sum of NET_RX net values: per run, the mean rule */
-				uint64_t cn = nc_counter(c, counter_name[i - 1]), cr = rs.c[cpu][i - 1];
-				ok = (!cn && !cr) || mean_ok(mean(vn, cn), mean(vr, cr), why, sizeof(why));
-			} else {
-				ok = vn == vr;
-			}
-			if (!ok)
-				failures++;
-			printf("%s - %s: cpu%d %s %llu %s %llu (%s)\n", ok ? "ok" : "not ok", label, cpu,
-			       nm, (unsigned long long)vn, vn == vr ? "=" : "vs replay",
-			       (unsigned long long)vr, why);
-		}
+		for (i = 0; i < NCOUNTERS; i++)
+			cmp_counter(c, cpu, i, &rs);
+		not_replayed(c, cpu);
 		for (i = 0; i < (int)(sizeof(top_level) / sizeof(top_level[0])); i++) {
 			nc_stage(c, stage_name[top_level[i]], &n);
 			tot_n += n.sum;
@@ -564,14 +958,15 @@ int main(int argc, char **argv)
 		rx_r += rs.c[cpu][C_RX_PACKETS];
 	}
 	if (rx_n && rx_r) {
-		double pn = tot_n / rx_n, pr = tot_r / rx_r, d = 100 * (pn - pr) / pr;
-		int ok = fabs(pn - pr) <= TOTAL_REL * pr;
+		double pn = tot_n / rx_n, pr = tot_r / rx_r;
+		char why[192];
+		int ok = band_ok("all", "per_packet_total", pn, pr, BAND_TOTAL, why, sizeof(why));
 
 		if (!ok)
 			failures++;
-		printf("%s - %s: per-packet total %.0f vs replay %.0f cycles (%+.2f%%, limit 3%%)\n",
-		       ok ? "ok" : "not ok", label, pn, pr, d);
-		fprintf(tsv, "%s\tall\tper_packet_total\t%.0f\t%.0f\t%.1f\t%.1f\trel\t%s\n", label,
+		printf("%s - %s: per-packet total %.0f vs replay %.0f cycles (%s)\n",
+		       ok ? "ok" : "not ok", label, pn, pr, why);
+		fprintf(tsv, "%s\tall\tper_packet_total\t%.0f\t%.0f\t%.1f\t%.1f\ttotal\t%s\n", label,
 			rx_n, rx_r, pn, pr, ok ? "ok" : "FAIL");
 	} else {
 		failures++;
