@@ -27,7 +27,7 @@ BUILD := $(CURDIR)/build
 KERNEL_SRC := Kbuild $(wildcard module/*.c module/*.h include/*.h include/uapi/*.h)
 
 .PHONY: all setup tools modules module check check-threads unit unit-san fuzz lab oracle demo lint lint-small-smp lint-version sparse clean \
-	dkms-install install bench bench-gen bench-overhead bench-dump bench-profile qprof help reliability
+	dkms-install deb install bench bench-gen bench-overhead bench-dump bench-profile qprof help reliability
 
 all: tools modules
 
@@ -223,6 +223,22 @@ dkms-install:
 	dkms add -m netcost -v $(VERSION) || true
 	dkms build -m netcost -v $(VERSION)
 	dkms install -m netcost -v $(VERSION)
+
+# make deb: the Debian packages netcost (tools, man pages) and
+# netcost-dkms (the module's source, for DKMS), built with debhelper from
+# a copy of the sources in build/deb/netcost-$(VERSION)/ (dpkg-buildpackage
+# writes to the parent directory), then checked with lintian.
+DEB_SRC := Kbuild dkms.conf include module userspace \
+	Documentation/netcost.8 Documentation/netcost-gen.1 debian
+deb:
+	@command -v dpkg-buildpackage >/dev/null && command -v dh_dkms >/dev/null || \
+		{ echo "netcost: make deb needs debhelper and dh-dkms (make setup)" >&2; exit 1; }
+	rm -rf $(BUILD)/deb
+	mkdir -p $(BUILD)/deb/netcost-$(VERSION)
+	tar -cf - $(DEB_SRC) | tar -xf - -C $(BUILD)/deb/netcost-$(VERSION)
+	cd $(BUILD)/deb/netcost-$(VERSION) && dpkg-buildpackage -b -us -uc
+	lintian --fail-on error,warning $(BUILD)/deb/netcost*_$(VERSION)-*.deb
+	@ls -1 $(BUILD)/deb/*.deb
 
 install: tools
 	install -D -m 0755 build/bin/netcost $(DESTDIR)/usr/local/sbin/netcost
