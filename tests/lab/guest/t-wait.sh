@@ -148,14 +148,15 @@ if [ -w $T/trace_clock ] && [ -e $T/events/sched/sched_stat_wait ] &&
 		# that decides is the task's own __state at the switch, which
 		# finish_task_switch(prev) can still read: until it releases the
 		# runqueue lock nothing else writes it (a wake-up takes that
-		# lock).  A kprobe event there reads it, at offset 24 of
-		# task_struct (after x86's struct thread_info: flags,
-		# syscall_work, status, cpu); check-wait verifies the offset
-		# against every sched_switch the trace holds.  Its common_pid is
-		# next (it runs after the switch).
+		# lock).  A kprobe event there reads it at the offsets where
+		# task_struct can have it (after x86's struct thread_info: 24;
+		# 32 where PREEMPT_RT's lazy preemption adds a count, as on
+		# 6.1-rt; 16 and 40 besides): check-wait takes the one that
+		# agrees with the states sched_switch printed, and fails when
+		# none does.  Its common_pid is next (it runs after the switch).
 		fts=$(awk '$3 ~ /^finish_task_switch(\.[a-z]+\.[0-9]+)*$/ && $4 == "" { print $3; exit }' /proc/kallsyms)
 		if [ -n "$fts" ] &&
-		   echo "p:ncwait/fts $fts state=+24(%di):u32" >> $T/kprobe_events &&
+		   echo "p:ncwait/fts $fts s16=+16(%di):u32 s24=+24(%di):u32 s32=+32(%di):u32 s40=+40(%di):u32" >> $T/kprobe_events &&
 		   echo 1 > $T/events/ncwait/fts/enable; then
 			kprobe=1
 		else
