@@ -17,16 +17,20 @@ notok() { not_ok "$@"; }
 # snap WHEN - netcost's counters, sandwiched between two reads of the
 # kernel's own: whatever lands inside the dump shows in the difference
 # of the two /proc reads, which bounds the comparison on the host.
+# netdev FILE - both namespaces' /proc/net/dev (the root's, then the
+# peer's), for the devices' own received-packet counts
+netdev() { { cat /proc/net/dev; in-ns cat /proc/net/dev; } > "$1"; }
 snap() {
 	cat /proc/interrupts > "$out/interrupts.$1.0"
 	cat /proc/softirqs > "$out/softirqs.$1.0"
 	cat $T/events/kprobes/nc_ref_thr/hist > "$out/threads.$1.0" 2> /dev/null
+	netdev "$out/netdev.$1.0"
 	netcost dump -j > "$out/$1.json"
+	netdev "$out/netdev.$1.1"
 	cat /proc/interrupts > "$out/interrupts.$1.1"
 	cat /proc/softirqs > "$out/softirqs.$1.1"
 	cat $T/events/kprobes/nc_ref_thr/hist > "$out/threads.$1.1" 2> /dev/null
 	in-ns cat /proc/net/snmp > "$out/snmp.$1"
-	in-ns cat /proc/net/dev > "$out/netdev.$1"
 }
 
 # The kernel's own count of threaded-handler runs, for irq_thread: an
