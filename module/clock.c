@@ -22,6 +22,7 @@
  * thread runs) live in the task table too.
  */
 #include "netcost.h"
+#include "clock.h"
 
 static void nc_frame_pause(struct nc_frame *f, struct task_struct *prev,
 			   const struct nc_stamp *st)

@@ -36,6 +36,11 @@
 #include <asm/tsc.h>
 
 #include "netcost.h"
+#include "clock.h"
+#include "hist.h"
+#include "nic.h"
+#include "probes.h"
+#include "tasks.h"
 
 /*
  * nc_irq_came - an interrupt starts (irq_handler_entry, a system vector):

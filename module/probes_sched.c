@@ -30,6 +30,13 @@
 #include <linux/ftrace.h>
 
 #include "netcost.h"
+#include "clock.h"
+#include "hist.h"
+#include "probes.h"
+#include "tasks.h"
+
+/* where task frames resume: hooks.c sets it (nc_resume_in_fts_set()) */
+bool nc_resume_in_fts;
 
 void nc_tp_sched_switch(void *data, bool preempt, struct task_struct *prev,
 			struct task_struct *next, unsigned int prev_state)

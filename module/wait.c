@@ -43,6 +43,10 @@
 #include <linux/sched.h>
 
 #include "netcost.h"
+#include "clock.h"
+#include "hist.h"
+#include "probes.h"
+#include "tasks.h"
 
 struct nc_wait_cpu {
 	u64 acc[NC_CLS_NR];		/* cycles each class ran on this CPU */
