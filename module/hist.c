@@ -15,7 +15,8 @@
  * reader on another CPU takes a consistent copy without a lock when all
  * four were even and unchanged (the retry loop of nc_hist_copy()).  A
  * bucket is a u32 that counts on in wraps[] when it goes round; the copy
- * makes whole u64s of the two.
+ * makes whole u64s of the two.  What the histograms hold and cost:
+ * Documentation/stages.md, "Histograms and memory".
  * No netlink here.
  */
 #include <linux/cpu.h>
@@ -42,8 +43,8 @@ u64 nc_reset_ns;		/* ns, ktime_get_ns() */
 u64 nc_reset_cycles;		/* cycles */
 
 /*
- * What each stage's figures are (INFO and STATS send it): only top-level
- * stages add up to a packet's total; nested ones run inside them.
+ * What each stage's figures are (INFO and STATS send it): see
+ * Documentation/stages.md, "Roles and the per-packet total".
  */
 const u8 nc_stage_role[__NETCOST_STAGE_MAX] = {
 	[NETCOST_STAGE_HARDIRQ]		= NETCOST_ROLE_TOP,

@@ -88,20 +88,25 @@ extern const u8 nc_stage_role[__NETCOST_STAGE_MAX];
 
 int nc_stats_init(void);
 void nc_stats_exit(void);
-/*
- * @hits: every hook's hits on a CPU since load (hooks.c passes
- * nc_hooks_hits()): probe_hits is their growth since the last reset
- */
-void nc_stats_reset(u64 (*hits)(int cpu));
 void nc_rec_update(void);
 void nc_hist_clear(struct nc_hist *h);
+/*
+ * @hits(cpu): every hook's hits on a CPU since load, which the caller
+ * passes (netlink.c: hooks.c's nc_hooks_hits()); probe_hits is their
+ * growth since the last reset.  A function, not a value: the reset reads
+ * each CPU's in its IPI, the copy after the base, as they always did.
+ */
+void nc_stats_reset(u64 (*hits)(int cpu));
 bool nc_stats_copy(int cpu, struct nc_cpu_stats *dst, u64 (*hits)(int cpu));
 u32 nc_probe_cost(void);
 u32 nc_probe_cost_pct(unsigned int pct);
 u64 nc_probe_cost_samples(void);
 void nc_self_add(u64 t0);
 
-/* Which group a stage belongs to: disabled groups record nothing. */
+/*
+ * Which group a stage belongs to (Documentation/stages.md, "Groups"):
+ * disabled groups record nothing.
+ */
 static const u32 nc_stage_group[__NETCOST_STAGE_MAX] __maybe_unused = {
 	[NETCOST_STAGE_HARDIRQ]		= NETCOST_GROUP_IRQ,
 	[NETCOST_STAGE_HARDIRQ_OTHER]	= NETCOST_GROUP_IRQ,

@@ -82,7 +82,7 @@ struct nc_bh {
 	int rx_skip;
 };
 
-/* nc_cpu.rec: this CPU records (with the NETCOST_GROUP_* bits below) */
+/* nc_cpu.rec: this CPU records (with the NETCOST_GROUP_* bits it records) */
 #define NC_REC_ON	BIT(31)
 
 struct nc_cpu {

@@ -10,7 +10,8 @@
  * and name-list generation: a verdict carries the generation it was
  * computed from and is recomputed when the list has changed since, so a
  * rename racing with a classification cannot leave a stale verdict.
- * CONFIG can replace the automatic list by explicit IRQ numbers.
+ * CONFIG can replace the automatic list by explicit IRQ numbers.  The
+ * rule: Documentation/stages.md, "NIC IRQs".
  */
 #include <linux/bitmap.h>
 #include <linux/device.h>

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * oracle.h - the trace-replay oracle: what replay.c (the stage
- * definitions, applied to an ftrace text trace) and compare.c (netcost's
- * snapshot against the replay, TAP) share.
+ * definitions of Documentation/stages.md, applied to an ftrace text
+ * trace) and compare.c (netcost's snapshot against the replay, TAP)
+ * share.
  *
  * Nothing here comes from module/, userspace/ or include/: the stage and
  * counter names are netcost's interface (README), the bucket rule is the

@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * replay.c - the stage definitions (notes/definitions.md, README's stage
- * table), applied to an ftrace text trace taken with trace_clock x86-tsc.
- * This file is the specification the oracle holds netcost to: it shares
- * no code with module/, userspace/ or include/.
+ * replay.c - the stage definitions of Documentation/stages.md, the one
+ * source of them, applied to an ftrace text trace taken with trace_clock
+ * x86-tsc: the oracle's own implementation of that text, which it holds
+ * netcost to.  It shares no code with module/, userspace/ or include/.
  *
  * Every timestamp used for a duration is the trace's, moved by the cost
  * model (struct model) to where netcost's own timestamp at that hook
  * point is: see point_*() below and README.md.  Window decisions (was
  * recording on?) use the raw trace timestamps.
  *
- * Net durations: (end - start) - hard time on the CPU while the owner
- * ran - the owner's time off CPU [- soft time for system calls].  A
- * negative net value is recorded as 0 and counted in clamped_negative.
+ * Net durations (Documentation/stages.md, "The clock: net durations"):
+ * (end - start) - hard time on the CPU while the owner ran - the owner's
+ * time off CPU [- soft time for system calls].  A negative net value is
+ * recorded as 0 and counted in clamped_negative.
  */
 #include <ctype.h>
 #include <stdio.h>
