@@ -67,9 +67,10 @@ void nc_napi_thread_fn_set(unsigned long addr)
  * nc_napi_thread_fn - whether kthread @p runs napi_threaded_poll(): what
  * tells a NAPI thread, its "napi/" name only filters (nc_task_kind()).
  * kthread_func() reads the kthread's own struct, which lives as long as
- * the task; any context.
+ * the task; any context.  noinline: out of line here too, as where it
+ * lived before (hooks.c), so that nc_task_put()'s code stays as it was.
  */
-bool nc_napi_thread_fn(const struct task_struct *p)
+noinline bool nc_napi_thread_fn(const struct task_struct *p)
 {
 	unsigned long fn = (unsigned long)kthread_func((struct task_struct *)p);
 	unsigned long at = READ_ONCE(nc_napi_fn);
