@@ -2,15 +2,16 @@
 /*
  * hooks.h - the hook table (hooks.c): every place netcost attaches to.
  *
- * The module's levels; a file calls and includes only those below it:
+ * The module's levels; a file calls and includes only its own level's
+ * and those below it:
  *   top	main.c (init, exit), netlink.c (the commands)
  *   hooks	hooks.c: attaches each probe, counts its hits, sets what
  *		the probes read (nc_resume_in_fts_set(),
  *		nc_napi_thread_fn_set()); probe_types.c checks its probes'
  *		types
- *   probes	probes_*.c, wait.c (probes.h); nic.c (nic.h)
- *   bottom	tasks.c (tasks.h), clock.c (clock.h), hist.c (hist.h),
- *		netcost.h
+ *   probes	probes_*.c, wait.c (probes.h)
+ *   bottom	tasks.c (tasks.h) on clock.c (clock.h) on hist.c (hist.h);
+ *		nic.c (nic.h); netcost.h under all
  * A probe gets its table entry as a pointer (struct nc_hook_head,
  * probes.h); hist.c gets the hooks' hits from its caller
  * (nc_stats_copy(), nc_stats_reset(): netlink.c passes nc_hooks_hits()).
