@@ -475,10 +475,13 @@ ref() {
 			$T/events/$e/hist
 	done > "$1"
 }
-ref /tmp/miss.r0; hook_hits > /tmp/miss.n0; ref /tmp/miss.r1
-run_load 2
-ref /tmp/miss.r2; hook_hits > /tmp/miss.n1; ref /tmp/miss.r3
-res=$(awk 'FILENAME ~ /r0$/ { r0[$1] = $2; m0[$1] = $3 } FILENAME ~ /r1$/ { r1[$1] = $2 }
+# compare_hits HOOKS_CMD SECONDS - the load with the reads around it;
+# prints "good|bad hook hits in [lo,hi]" per compared hook
+compare_hits() {
+	ref /tmp/miss.r0; $1 > /tmp/miss.n0; ref /tmp/miss.r1
+	run_load "$2"
+	ref /tmp/miss.r2; $1 > /tmp/miss.n1; ref /tmp/miss.r3
+	awk 'FILENAME ~ /r0$/ { r0[$1] = $2; m0[$1] = $3 } FILENAME ~ /r1$/ { r1[$1] = $2 }
 	FILENAME ~ /r2$/ { r2[$1] = $2 } FILENAME ~ /r3$/ { r3[$1] = $2; m3[$1] = $3 }
 	FILENAME ~ /n0$/ { n0[$1] = $2 } FILENAME ~ /n1$/ { n1[$1] = $2 }
 	END {
@@ -487,7 +490,9 @@ res=$(awk 'FILENAME ~ /r0$/ { r0[$1] = $2; m0[$1] = $3 } FILENAME ~ /r1$/ { r1[$
 			v = n1[h] - n0[h]; lo = r2[h] - r1[h]; hi = r3[h] - r0[h] + m3[h] - m0[h]
 			printf "%s %s %d in [%d,%d]\n", (v >= lo && v <= hi) ? "good" : "bad", h, v, lo, hi
 		}
-	}' /tmp/miss.r0 /tmp/miss.r1 /tmp/miss.r2 /tmp/miss.r3 /tmp/miss.n0 /tmp/miss.n1 | sort -k2)
+	}' /tmp/miss.r0 /tmp/miss.r1 /tmp/miss.r2 /tmp/miss.r3 /tmp/miss.n0 /tmp/miss.n1 | sort -k2
+}
+res=$(compare_hits hook_hits 2)
 echo "$res" | sed 's/^/# /'
 nbad=$(echo "$res" | grep -c '^bad')
 ngood=$(echo "$res" | grep -c '^good')
@@ -496,6 +501,22 @@ if [ "$nbad" = 0 ] && [ "$ngood" -gt 0 ] && [ "$nraised" -gt 0 ]; then
 	ok "no hook missed an event: $ngood hooks' hits = ftrace's count of their events ($nraised raised under the load)"
 else
 	not_ok "hooks missed events, or none compared: $(echo "$res" | grep '^bad' | cut -d' ' -f2- | tr '\n' ';')"
+fi
+# The same comparison must fail for hooks that miss events: with only
+# the irq group attached, the net hooks stay in INFO (not attached, their
+# hits frozen) while the kernel raises their events.
+hook_hits_all() { netcost info -j | tr -d ' \n' | sed 's/},{/}\n{/g' | grep -v '"kind":"kprobe"' | sed -n 's/.*"name":"\([^"]*\)".*"hits":\([0-9]*\).*/\1 \2/p'; }
+if netcost config set groups irq > /dev/null; then
+	neg=$(compare_hits hook_hits_all 1)
+	netcost config set groups all > /dev/null || not_ok "missed: config set groups all"
+	nn=$(echo "$neg" | awk '$1 == "bad" && ($2 == "napi_poll" || $2 == "napi_gro_receive_entry" || $2 == "net_dev_start_xmit")' | wc -l)
+	if [ "$nn" = 3 ]; then
+		ok "the comparison fails for detached hooks: $(echo "$neg" | awk '$1 == "bad" { printf "%s %s %s %s; ", $2, $3, $4, $5 }')"
+	else
+		not_ok "the comparison did not fail for the detached net hooks: $(echo "$neg" | tr '\n' ';')"
+	fi
+else
+	not_ok "missed: config set groups irq"
 fi
 figure missed "$nbad"
 for ev in $evs; do echo '!hist:keys=common_cpu' > $T/events/${ev%%=*}/trigger; done
