@@ -774,6 +774,20 @@ static const int top_level[] = {
 };
 
 /*
+ * k_median - an in-run K: the median of @s's twin-pair gaps into @k, when
+ * there are the 100 pairs it needs; else a failure, and @k is left alone
+ */
+static int k_median(const struct ksamples *s, double *k)
+{
+	if (s->n < 100) {
+		failures++;
+		return 0;
+	}
+	*k = median_u64(s->v, s->n);
+	return 1;
+}
+
+/*
  * calibrate - the model's in-run figures.  N for per-CPU frames: the NIC
  * hardirq's median duration in ftrace's own timestamps with netcost
  * loaded (phase B) minus without it (phase A): between ftrace's two
@@ -823,13 +837,8 @@ static void calibrate(const char *dir, struct model *m)
 	if (ra.events)
 		printf("# %s: order check: ctx_switch median in ftrace's timestamps %.0f with netcost, %.0f without (netcost's probes lie outside it: expect ~0 difference)\n",
 	       label, stage_median(&rb.h[0][ST_CTX_SWITCH]), stage_median(&ra.h[0][ST_CTX_SWITCH]));
-	ok = rb.k_fts.n >= 100;
-	if (ok) {
-		k = median_u64(rb.k_fts.v, rb.k_fts.n);
-		m->k_fts = k;
-	}
-	if (!ok)
-		failures++;
+	ok = k_median(&rb.k_fts, &m->k_fts);
+	k = m->k_fts;
 	printf("%s - %s: calibration: K at finish_task_switch %s (%zu twin pairs, need 100; %.0f at getppid, not used)\n",
 	       ok ? "ok" : "not ok", label, ok ? "measured in-run" : "not measured",
 	       rb.k_fts.n, calib(path(dir, "calib.txt"), "ftrace_kp2_getppid") -
@@ -861,20 +870,12 @@ static void calibrate(const char *dir, struct model *m)
 			       "no NIC IRQ thread runs in the trace: not used");
 		return;
 	}
-	ok = rb.k_thr.n >= 100;
-	if (ok)
-		m->k_thr = median_u64(rb.k_thr.v, rb.k_thr.n);
-	else
-		failures++;
+	ok = k_median(&rb.k_thr, &m->k_thr);
 	printf("%s - %s: calibration: K at the IRQ thread function %s = %.0f (%zu twin pairs, need 100; %llu IRQ thread runs)\n",
 	       ok ? "ok" : "not ok", label, ok ? "measured in-run" : "not measured",
 	       ok ? m->k_thr : 0.0, rb.k_thr.n, (unsigned long long)thr);
 	if (m->thr_fentry) {
-		ok = rb.k_kss.n >= 100;
-		if (ok)
-			m->k_kss = median_u64(rb.k_kss.v, rb.k_kss.n);
-		else
-			failures++;
+		ok = k_median(&rb.k_kss, &m->k_kss);
 		printf("%s - %s: calibration: K at kthread_should_stop %s = %.0f (%zu twin pairs, need 100)\n",
 		       ok ? "ok" : "not ok", label, ok ? "measured in-run" : "not measured",
 		       ok ? m->k_kss : 0.0, rb.k_kss.n);

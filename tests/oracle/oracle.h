@@ -76,13 +76,19 @@ struct rhist {
 
 #define MAX_CPUS 64
 
+/* one in-run K's samples, in cycles (replay.c fills, compare.c reads) */
+struct ksamples {
+	uint64_t *v;
+	size_t n, cap;
+};
+
 struct rstats {
 	int ncpus;			/* CPUs seen: 0 .. ncpus-1 */
 	struct rhist h[MAX_CPUS][NSTAGES];
 	uint64_t c[MAX_CPUS][NCOUNTERS];
 	uint64_t window_on, window_off;	/* raw ts, 0 = not seen */
 	/* in-run K: ts(twin) - ts(twin_cal), where the _cal event runs just before */
-	struct { uint64_t *v; size_t n, cap; } k_fts, k_thr, k_kss;
+	struct ksamples k_fts, k_thr, k_kss;
 	uint64_t lines, events, lost;
 	char comm[65536][16];		/* last comm seen per pid (for output) */
 };

@@ -992,17 +992,17 @@ static void ev_thread_stop(int c, uint64_t ts, int pid)
 
 /* ---- in-run K: a *_cal kprobe event just before its twin ---- */
 
-static void push_k(uint64_t **v, size_t *n, size_t *cap, uint64_t d)
+static void push_k(struct ksamples *k, uint64_t d)
 {
-	if (*n == *cap) {
-		*cap = *cap ? 2 * *cap : 1024;
-		*v = realloc(*v, *cap * sizeof(**v));
-		if (!*v) {
+	if (k->n == k->cap) {
+		k->cap = k->cap ? 2 * k->cap : 1024;
+		k->v = realloc(k->v, k->cap * sizeof(*k->v));
+		if (!k->v) {
 			perror("oracle: realloc");
 			exit(2);
 		}
 	}
-	(*v)[(*n)++] = d;
+	k->v[k->n++] = d;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -1148,12 +1148,12 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 		if (comm[0] != '<' && !task(pid)->kind)
 			set_comm(pid, comm);
 		if (!strcmp(ev, "fts") && !strcmp(prev_ev[cpu], "fts_cal"))
-			push_k(&rs->k_fts.v, &rs->k_fts.n, &rs->k_fts.cap, ts - prev_ts[cpu]);
+			push_k(&rs->k_fts, ts - prev_ts[cpu]);
 		if ((!strcmp(ev, "irq_forced_thread_fn_e") && !strcmp(prev_ev[cpu], "irq_forced_thread_fn_cal")) ||
 		    (!strcmp(ev, "irq_thread_fn_e") && !strcmp(prev_ev[cpu], "irq_thread_fn_cal")))
-			push_k(&rs->k_thr.v, &rs->k_thr.n, &rs->k_thr.cap, ts - prev_ts[cpu]);
+			push_k(&rs->k_thr, ts - prev_ts[cpu]);
 		if (!strcmp(ev, "kss") && !strcmp(prev_ev[cpu], "kss_cal"))
-			push_k(&rs->k_kss.v, &rs->k_kss.n, &rs->k_kss.cap, ts - prev_ts[cpu]);
+			push_k(&rs->k_kss, ts - prev_ts[cpu]);
 		snprintf(prev_ev[cpu], sizeof(prev_ev[cpu]), "%s", ev);
 		prev_ts[cpu] = ts;
 
