@@ -15,8 +15,7 @@
  * reader on another CPU takes a consistent copy without a lock when all
  * four were even and unchanged (the retry loop of nc_hist_copy()).  A
  * bucket is a u32 that counts on in wraps[] when it goes round; the copy
- * makes whole u64s of the two.  What the histograms hold and cost:
- * Documentation/stages.md, "Histograms and memory".
+ * makes whole u64s of the two.
  * No netlink here.
  */
 #include <linux/cpu.h>
@@ -27,7 +26,6 @@
 #include <linux/string.h>
 
 #include "netcost.h"
-#include "hist.h"
 #include "netcost_hist.h"
 
 struct nc_hist __percpu *nc_hists[__NETCOST_STAGE_MAX];
@@ -43,8 +41,8 @@ u64 nc_reset_ns;		/* ns, ktime_get_ns() */
 u64 nc_reset_cycles;		/* cycles */
 
 /*
- * What each stage's figures are (INFO and STATS send it): see
- * Documentation/stages.md, "Roles and the per-packet total".
+ * What each stage's figures are (INFO and STATS send it): only top-level
+ * stages add up to a packet's total; nested ones run inside them.
  */
 const u8 nc_stage_role[__NETCOST_STAGE_MAX] = {
 	[NETCOST_STAGE_HARDIRQ]		= NETCOST_ROLE_TOP,
@@ -212,14 +210,13 @@ static bool nc_hist_copy(const struct nc_hist *src, struct nc_hist *raw,
 }
 
 /*
- * nc_stats_copy - copy one CPU's statistics for the netlink reader;
- * @hits(@cpu): every hook's hits on @cpu since load.  Returns false when
- * a histogram's copy may be torn (nc_hist_copy()).
+ * nc_stats_copy - copy one CPU's statistics for the netlink reader.
+ * Returns false when a histogram's copy may be torn (nc_hist_copy()).
  */
-bool nc_stats_copy(int cpu, struct nc_cpu_stats *dst, u64 (*hits)(int cpu))
+bool nc_stats_copy(int cpu, struct nc_cpu_stats *dst)
 {
 	const struct nc_counters *src = per_cpu_ptr(nc_ctrs, cpu);
-	u64 base, now;
+	u64 base, hits;
 	bool ok = true;
 	int i;
 
@@ -235,8 +232,8 @@ bool nc_stats_copy(int cpu, struct nc_cpu_stats *dst, u64 (*hits)(int cpu))
 	 */
 	base = READ_ONCE(src->hits_base);
 	barrier();
-	now = hits(cpu);
-	dst->c.counters[NETCOST_CTR_PROBE_HITS] = now > base ? now - base : 0;
+	hits = nc_hooks_hits(cpu);
+	dst->c.counters[NETCOST_CTR_PROBE_HITS] = hits > base ? hits - base : 0;
 	dst->c.self_cycles = READ_ONCE(src->self_cycles);
 	dst->c.self_samples = READ_ONCE(src->self_samples);
 	return ok;
@@ -248,9 +245,8 @@ bool nc_stats_copy(int cpu, struct nc_cpu_stats *dst, u64 (*hits)(int cpu))
  * a task-context probe the IPI interrupted: that one can leave one event
  * in sum/min/max without its bucket, never a bucket without its count.
  */
-static void nc_stats_reset_cpu(void *info)
+static void nc_stats_reset_cpu(void *unused)
 {
-	u64 (*const *hits)(int cpu) = info;
 	u32 base = 0U - READ_ONCE(nc_bucket_bias);	/* 0 when off */
 	/* the IPI is a writer nested in whatever update it interrupted */
 	u32 level = min_t(u32, this_cpu_inc_return(nc_cpu.rec_depth) - 1, NC_LEVELS - 1);
@@ -259,17 +255,16 @@ static void nc_stats_reset_cpu(void *info)
 	for (i = 0; i < __NETCOST_STAGE_MAX; i++)
 		nc_hist_reset(this_cpu_ptr(nc_hists[i]), level, base);
 	memset(this_cpu_ptr(nc_ctrs)->counters, 0, sizeof(nc_ctrs->counters));
-	this_cpu_write(nc_ctrs->hits_base, (*hits)(smp_processor_id()));
+	this_cpu_write(nc_ctrs->hits_base, nc_hooks_hits(smp_processor_id()));
 	this_cpu_dec(nc_cpu.rec_depth);
 }
 
 /*
- * nc_stats_reset - clear every CPU's statistics (process context); each
- * CPU's hook hits base is @hits(cpu) then.  The generation is odd from
- * before the first CPU is touched until after the last: a dump that sees
- * it odd, or changed, is flagged interrupted.
+ * nc_stats_reset - clear every CPU's statistics (process context).  The
+ * generation is odd from before the first CPU is touched until after the
+ * last: a dump that sees it odd, or changed, is flagged interrupted.
  */
-void nc_stats_reset(u64 (*hits)(int cpu))
+void nc_stats_reset(void)
 {
 	u32 base = 0U - READ_ONCE(nc_bucket_bias);
 	int cpu;
@@ -277,7 +272,7 @@ void nc_stats_reset(u64 (*hits)(int cpu))
 	atomic_inc(&nc_generation);
 	smp_mb__after_atomic();	/* odd before any statistic moves */
 	cpus_read_lock();
-	on_each_cpu(nc_stats_reset_cpu, &hits, 1);
+	on_each_cpu(nc_stats_reset_cpu, NULL, 1);
 	/*
 	 * offline CPUs run no probes: cleared from here, but as the online
 	 * ones are (sequence odd meanwhile, never zeroed), since a reader may
@@ -291,7 +286,7 @@ void nc_stats_reset(u64 (*hits)(int cpu))
 		for (i = 0; i < __NETCOST_STAGE_MAX; i++)
 			nc_hist_reset(per_cpu_ptr(nc_hists[i], cpu), 0, base);
 		memset(per_cpu_ptr(nc_ctrs, cpu)->counters, 0, sizeof(nc_ctrs->counters));
-		per_cpu_ptr(nc_ctrs, cpu)->hits_base = hits(cpu);
+		per_cpu_ptr(nc_ctrs, cpu)->hits_base = nc_hooks_hits(cpu);
 	}
 	cpus_read_unlock();
 	WRITE_ONCE(nc_reset_ns, ktime_get_ns());

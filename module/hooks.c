@@ -21,6 +21,7 @@
 #include <linux/ftrace.h>
 #include <linux/irqnr.h>
 #include <linux/kprobes.h>
+#include <linux/kthread.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/string.h>
@@ -28,21 +29,9 @@
 #include <net/genetlink.h>
 
 #include "netcost.h"
-#include "clock.h"
-#include "hooks.h"
-#include "probes.h"
-#include "tasks.h"
-
-/* the fentry hooks' callbacks, which nc_fe_dispatch() calls */
-enum nc_fe_id {
-	NC_FE_FINISH_TASK_SWITCH,
-	NC_FE_DO_SOFTIRQ,
-	NC_FE_KTHREAD_SHOULD_STOP,
-	NC_FE_IRQ_THREAD,
-};
 
 struct nc_hook {
-	struct nc_hook_head head;	/* first: what its probe is given (probes.h) */
+	struct nc_hook_hits hh;		/* first: nc_hit() counts through it */
 	const char *name;		/* tracepoint name, or NULL */
 	const char *const syms[5];	/* function hooks: symbols to try */
 	enum netcost_hook_kind kind;
@@ -52,6 +41,7 @@ struct nc_hook {
 	enum nc_fe_id fe_id;		/* fentry: which callback */
 	unsigned long fe_ip;		/* fentry: its ftrace call site, while attached */
 	struct tracepoint *tp;
+	struct kprobe kp;
 	const char *sym;		/* the symbol that registered */
 	bool optional;			/* may be missing even when NC_G_ALL */
 	bool attached;
@@ -156,6 +146,12 @@ static struct nc_hook nc_hooks[] = {
 static bool nc_is_fe(const struct nc_hook *h, enum nc_fe_id id)
 {
 	return h->kind == NETCOST_HOOK_FENTRY && h->fe_id == id;
+}
+
+/* nc_kp_hook - the table entry behind a kprobe */
+void *nc_kp_hook(struct kprobe *p)
+{
+	return container_of(p, struct nc_hook, kp);
 }
 
 /* ---- fentry: netcost's one ftrace_ops ---- */
@@ -270,6 +266,29 @@ static void nc_hook_detach_fentry(struct nc_hook *h)
 	WRITE_ONCE(h->fe_ip, 0);
 }
 
+/*
+ * napi_threaded_poll(), the thread function of every NAPI thread (threaded
+ * NAPI), as nc_fe_addr() resolves it: its entry, or past its IBT endbr
+ * (4 bytes).  0: not found, no task is a NAPI thread.
+ */
+static unsigned long nc_napi_fn;
+
+#define NC_ENDBR_SIZE	4
+
+/*
+ * nc_napi_thread_fn - whether kthread @p runs napi_threaded_poll(): what
+ * tells a NAPI thread, its "napi/" name only filters (nc_task_kind()).
+ * kthread_func() reads the kthread's own struct, which lives as long as
+ * the task; any context.
+ */
+bool nc_napi_thread_fn(const struct task_struct *p)
+{
+	unsigned long fn = (unsigned long)kthread_func((struct task_struct *)p);
+	unsigned long at = READ_ONCE(nc_napi_fn);
+
+	return at && fn && at - fn <= NC_ENDBR_SIZE;
+}
+
 static void nc_tp_lookup(struct tracepoint *tp, void *priv)
 {
 	int i;
@@ -288,10 +307,10 @@ static int nc_hook_attach_function(struct nc_hook *h)
 		if (h->kind == NETCOST_HOOK_FENTRY) {
 			err = nc_hook_attach_fentry(h, h->syms[i]);
 		} else {
-			memset(&h->head.kp, 0, sizeof(h->head.kp));
-			h->head.kp.symbol_name = h->syms[i];
-			h->head.kp.pre_handler = h->kp_handler;
-			err = register_kprobe(&h->head.kp);
+			memset(&h->kp, 0, sizeof(h->kp));
+			h->kp.symbol_name = h->syms[i];
+			h->kp.pre_handler = h->kp_handler;
+			err = register_kprobe(&h->kp);
 		}
 		if (!err) {
 			h->sym = h->syms[i];
@@ -350,7 +369,7 @@ static void nc_hook_detach(struct nc_hook *h)
 	if (h->kind == NETCOST_HOOK_TRACEPOINT)
 		tracepoint_probe_unregister(h->tp, h->probe, h);
 	else if (h->kind == NETCOST_HOOK_KPROBE)
-		unregister_kprobe(&h->head.kp);
+		unregister_kprobe(&h->kp);
 	else
 		nc_hook_detach_fentry(h);
 	h->attached = false;
@@ -378,6 +397,8 @@ static void nc_frames_reset(void)
 	}
 	nc_tasks_flush();
 }
+
+bool nc_resume_in_fts;
 
 /*
  * fts_kprobe (test only): hook finish_task_switch() with a kprobe, as
@@ -431,7 +452,7 @@ static void nc_resume_in_fts_update(void)
 		    nc_hooks[i].kp_handler == nc_kp_finish_task_switch)
 			on |= nc_hooks[i].attached;
 	}
-	nc_resume_in_fts_set(on);
+	WRITE_ONCE(nc_resume_in_fts, on);
 }
 
 /*
@@ -522,26 +543,24 @@ int nc_hooks_apply(u32 groups)
 /* nc_hooks_init - find the tracepoints by name and allocate hit counters */
 int nc_hooks_init(void)
 {
-	unsigned long napi_fn;
 	int i;
 
 	for_each_kernel_tracepoint(nc_tp_lookup, NULL);
-	napi_fn = nc_fe_addr("napi_threaded_poll");
-	nc_napi_thread_fn_set(napi_fn);
-	if (!napi_fn)
+	nc_napi_fn = nc_fe_addr("napi_threaded_poll");
+	if (!nc_napi_fn)
 		pr_info("netcost: napi_threaded_poll not found, no NAPI thread is followed\n");
 	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++) {
 		if (nc_hooks[i].kind == NETCOST_HOOK_FENTRY && nc_nr_fe < ARRAY_SIZE(nc_fe_hooks))
 			nc_fe_hooks[nc_nr_fe++] = &nc_hooks[i];
-		nc_hooks[i].head.hits = alloc_percpu(u64);
-		if (!nc_hooks[i].head.hits)
+		nc_hooks[i].hh.hits = alloc_percpu(u64);
+		if (!nc_hooks[i].hh.hits)
 			goto err_free_hits;
 	}
 	return 0;
 
 err_free_hits:
 	while (i--)
-		free_percpu(nc_hooks[i].head.hits);
+		free_percpu(nc_hooks[i].hh.hits);
 	return -ENOMEM;
 }
 
@@ -556,9 +575,9 @@ void nc_hooks_exit(void)
 	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++)
 		nc_hook_detach(&nc_hooks[i]);
 	tracepoint_synchronize_unregister();
-	nc_resume_in_fts_set(false);
+	WRITE_ONCE(nc_resume_in_fts, false);
 	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++)
-		free_percpu(nc_hooks[i].head.hits);
+		free_percpu(nc_hooks[i].hh.hits);
 }
 
 /* nc_hooks_size - room for the NETCOST_A_HOOK nests of INFO */
@@ -581,9 +600,9 @@ static int nc_hook_put(struct sk_buff *skb, const struct nc_hook *h)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		hits += *per_cpu_ptr(h->head.hits, cpu);
+		hits += *per_cpu_ptr(h->hh.hits, cpu);
 	if (h->attached && h->kind == NETCOST_HOOK_KPROBE)
-		missed = h->head.kp.nmissed;
+		missed = h->kp.nmissed;
 
 	nest = nla_nest_start(skb, NETCOST_A_HOOK);
 	if (!nest)
@@ -608,7 +627,7 @@ u64 nc_hooks_hits(int cpu)
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++)
-		hits += READ_ONCE(*per_cpu_ptr(nc_hooks[i].head.hits, cpu));
+		hits += READ_ONCE(*per_cpu_ptr(nc_hooks[i].hh.hits, cpu));
 	return hits;
 }
 

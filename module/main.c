@@ -14,11 +14,6 @@
 #include <linux/string.h>
 
 #include "netcost.h"
-#include "hist.h"
-#include "hooks.h"
-#include "netlink.h"
-#include "nic.h"
-#include "tasks.h"
 
 struct nc_config nc_cfg = {
 	.groups		= NETCOST_GROUP_ALL,

@@ -23,14 +23,8 @@
 #include <asm/tsc.h>
 
 #include "netcost.h"
-#include "hist.h"
-#include "hooks.h"
 #include "netcost_hist.h"
 #include "netcost_names.h"
-#include "netlink.h"
-#include "nic.h"
-#include "probes.h"
-#include "tasks.h"
 
 static DEFINE_MUTEX(nc_mutex);
 static struct genl_family nc_family;
@@ -246,7 +240,7 @@ static int nc_cmd_info(struct sk_buff *skb, struct genl_info *info)
 
 static int nc_cmd_reset(struct sk_buff *skb, struct genl_info *info)
 {
-	nc_stats_reset(nc_hooks_hits);
+	nc_stats_reset();
 	return 0;
 }
 
@@ -677,7 +671,7 @@ static int nc_stats_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			if (cpu >= nr_cpu_ids)
 				return skb->len;
 			/* a reset that began meanwhile may have cleared only some CPUs */
-			if (!nc_stats_copy(cpu, &d->copy, nc_hooks_hits) ||
+			if (!nc_stats_copy(cpu, &d->copy) ||
 			    atomic_read(&nc_generation) != cb->seq)
 				d->torn = true;
 			cb->args[1] = 0;

@@ -10,8 +10,7 @@
  * and name-list generation: a verdict carries the generation it was
  * computed from and is recomputed when the list has changed since, so a
  * rename racing with a classification cannot leave a stale verdict.
- * CONFIG can replace the automatic list by explicit IRQ numbers.  The
- * rule: Documentation/stages.md, "NIC IRQs".
+ * CONFIG can replace the automatic list by explicit IRQ numbers.
  */
 #include <linux/bitmap.h>
 #include <linux/device.h>

@@ -2,8 +2,7 @@
 /*
  * nic.h - whether an IRQ action name belongs to a network device: the
  * pure matching rule of nic.c, header-only so that tests/unit compiles
- * it in userspace (test_nic.c) against a table of real drivers' names;
- * and, in the kernel, nic.c's functions (at the end).
+ * it in userspace (test_nic.c) against a table of real drivers' names.
  *
  * A device is known by up to three names: its interface name ("eth0"),
  * its parent device's name ("0000:03:00.0", "virtio1") and its parent's
@@ -99,14 +98,5 @@ static inline unsigned int nc_nic_gen_next(unsigned int gen)
 	gen = (gen + 1) & NC_NIC_GEN_MASK;
 	return gen ? gen : 1;
 }
-
-#ifdef __KERNEL__
-/* nic.c: the NIC IRQ list that probes_irq.c asks and CONFIG sets */
-int nc_irq_init(void);
-unsigned int nc_irq_max(void);
-void nc_irq_exit(void);
-bool nc_irq_is_nic(int irq, const char *name);
-void nc_irq_config_changed(void);
-#endif
 
 #endif /* _NETCOST_NIC_H */

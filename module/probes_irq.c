@@ -1,24 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * probes_irq.c - hardirq handlers, threaded handlers and irq_exit().
- * What the stages hold: Documentation/stages.md, "hardirq, hardirq_other
- * (top, other)", "hardirq_vectors (other)" and "irq_thread (top)".
  *
- * Handler runs (irq_handler_entry -> irq_handler_exit) do not nest, nor
- * do system vector runs, so one per-CPU start time each is enough, with
- * the hard_total it started at: the NMIs inside a run added their own
- * cycles to it and are taken out.  The run's net cycles are added to the
- * CPU's hard_total, which every other frame subtracts (clock.h).
+ * hardirq / hardirq_other: one primary handler run, irq_handler_entry ->
+ * irq_handler_exit.  Handlers do not nest, so one per-CPU start time is
+ * enough; the run's cycles are added to the CPU's hard_total, which every
+ * other stage subtracts.  hardirq_vectors: the same for x86 system
+ * vectors (irq_vectors tracepoints) and NMI handlers (nmi_handler).
  *
- * irq_thread: a run opens at the entry of irq_forced_thread_fn()/
- * irq_thread_fn() and ends at the IRQ thread's next kthread_should_stop():
- * irq_thread() goes back to irq_wait_for_interrupt() after every handler
- * call, and that asks kthread_should_stop() first, before the thread
- * sleeps or runs the handler again (6.1 to 7.x; 7.x checks the thread's
- * affinity just before it).  So the run needs no return hook (the
- * kretprobe it took before cost about 1,700 instructions a run).  Its
- * start time and the excluded time live in the task table: on RT the
- * thread can be preempted and migrated mid-run.
+ * irq_thread: one threaded-handler run of a NIC IRQ, from the entry of
+ * irq_forced_thread_fn()/irq_thread_fn() to the IRQ thread's next
+ * kthread_should_stop(): irq_thread() goes back to
+ * irq_wait_for_interrupt() after every handler call, and that asks
+ * kthread_should_stop() first, before the thread sleeps or runs the
+ * handler again (6.1 to 7.x; 7.x checks the thread's affinity just
+ * before it).  So the run holds the few instructions of that loop after
+ * the handler returns, and needs no return hook (the kretprobe it took
+ * before cost about 1,700 instructions a run).  Its start time and the
+ * excluded time live in the task table: on RT the thread can be
+ * preempted and migrated mid-run.  The softirq work that
+ * local_bh_enable() does at the end of a forced-threaded run is part of
+ * the run (and also shows as net_rx_in_irq_thread).
  *
  * Which IRQs are a NIC's: nc_irq_is_nic() (nic.c).
  */
@@ -34,11 +36,6 @@
 #include <asm/tsc.h>
 
 #include "netcost.h"
-#include "clock.h"
-#include "hist.h"
-#include "nic.h"
-#include "probes.h"
-#include "tasks.h"
 
 /*
  * nc_irq_came - an interrupt starts (irq_handler_entry, a system vector):

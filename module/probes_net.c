@@ -1,30 +1,39 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * probes_net.c - NAPI polls, received packets, transmitted packets.
- * What the stages hold: Documentation/stages.md, "napi_poll (nested),
- * napi_poll_work (count)", "rx_skb (nested)", "tx_xmit (nested)" and
- * "NAPI threads".
  *
- * napi_poll: the kernel has a tracepoint only after a poll, so the NET_RX
- * softirq's entry opens a napi frame (probes_softirq.c), and each
- * napi_poll event closes it and opens the next at the same stamp.  A NAPI
- * thread's polls are timed the same way inside its run (below); other
- * polls outside a NET_RX softirq count their work only.
+ * napi_poll: the kernel has a tracepoint only after a poll, so a poll's
+ * cost runs from the start of the NET_RX softirq, or from the end of the
+ * previous poll in the same run, to its napi_poll event: net_rx_action()'s
+ * loop overhead is charged to the poll that follows it.  A NAPI thread's
+ * polls are timed the same way inside its run (below).  Other polls
+ * outside a NET_RX softirq (busy polling) count their work only.
+ * napi_poll_work is the packets per poll; a poll that used its whole
+ * budget counts in napi_budget_exhausted.
  *
- * napi_thread: a NAPI thread is told by nc_task_kind().  Its loop asks
- * kthread_should_stop() in napi_thread_wait() before it sleeps and again
- * after it wakes, each time before it polls: that hook
- * (nc_napi_thread_mark(), from probes_irq.c) ends a run that has polled
- * and starts the next at the same stamp.  The run's state lives in the
- * task table, like an IRQ thread's, net of interrupts and softirqs
- * (nc_task_settle()) and of the time off CPU.
+ * napi_thread: threaded NAPI (/sys/class/net/DEV/threaded) polls in a
+ * "napi/DEV-N" kthread that runs napi_threaded_poll() (nc_task_kind()),
+ * with no NET_RX softirq.  Its loop asks kthread_should_stop() in
+ * napi_thread_wait() before it sleeps and again after it wakes, each
+ * time before it polls.  A run goes from one of those calls to the
+ * first one after a poll: it holds the thread's way into schedule(), its
+ * wake-up (from finish_task_switch() on: the switch itself is
+ * ctx_switch's) and the poll loop, net of interrupts, of softirqs (their
+ * own stages; napi_thread_excl_cycles sums what was taken out) and of
+ * the time off CPU.  The next run starts at the same stamp, so the runs
+ * hold all the thread runs but those few instructions.  The run's state
+ * lives in the task table, like an IRQ thread's.
  *
- * rx_skb, tx_xmit: an entry event opens the frame, or goes one level
- * deeper into the one open in this task (a tunnel re-injecting a packet:
- * nc_frame_nest()), and the matching exit leaves a level; the outermost
- * exit records.  A list (netif_receive_skb_list()) has one entry per
- * packet and one exit.  Loopback packets are skipped: their exit carries
- * no skb, so the skipped entries are counted (nc_rx_skip()).
+ * rx_skb: one packet handed to the stack, from netif_receive_skb_entry,
+ * napi_gro_receive_entry, napi_gro_frags_entry or netif_rx_entry to the
+ * matching _exit, or a list from netif_receive_skb_list_entry to its one
+ * _exit; packets of loopback devices are neither counted nor timed.  With
+ * GRO, the stack may deliver a batch of earlier packets inside a later
+ * napi_gro_receive(); that run carries their cost.  A nested entry (a
+ * tunnel re-injecting a packet) counts a packet but not a second run.
+ *
+ * tx_xmit: one packet through a driver's xmit, net_dev_start_xmit ->
+ * net_dev_xmit, loopback excluded.
  *
  * The frames are this CPU's, or the running task's where softirqs are
  * not serialised per CPU (NC_BH_PER_TASK: nc_bh_get(), probes_softirq.c).
@@ -33,10 +42,6 @@
 #include <linux/skbuff.h>
 
 #include "netcost.h"
-#include "clock.h"
-#include "hist.h"
-#include "probes.h"
-#include "tasks.h"
 
 /*
  * nc_napi_thread_poll - a poll of the running NAPI thread's own NAPI

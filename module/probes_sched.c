@@ -1,28 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * probes_sched.c - context switches, wake-up latency, task exit.
- * What the stages hold: Documentation/stages.md, "ctx_switch (top)" and
- * "wakeup_latency (waiting)".
  *
- * ctx_switch runs from the end of the outgoing task's sched_switch probe
- * to the start of finish_task_switch() in the incoming task (its function
+ * ctx_switch: from the end of the outgoing task's sched_switch event to
+ * the start of finish_task_switch() in the incoming task (its function
  * entry, hooked by ftrace: the first code the incoming task runs after
- * the stack switch; a new task reaches it through schedule_tail()).
- * Interrupts are off in between, so nothing nests in it.
+ * the stack switch).  It measures
+ * context_switch() itself: the mm switch, switch_to() and FPU state, with
+ * interrupts off, so nothing nests in it.  A task that runs for the first
+ * time reaches finish_task_switch() through schedule_tail(), which counts
+ * the same way.
  *
- * The same two points drive the frame clocks (clock.h, tasks.h): the
+ * The same two points drive the frame clocks (clock.c, tasks.c): the
  * outgoing task's frames stop where ctx_switch starts, the incoming
- * task's resume where it ends, so the switch is charged once, here
- * (without the finish_task_switch() hook they resume at sched_switch:
- * nc_resume_in_fts).
+ * task's resume where it ends, so the switch is charged once, here.
  * sched_switch looks each of the two tasks up in the task table once,
  * and hands the incoming one's slot to finish_task_switch() through
  * nc_cpu (IRQs stay off between the two, on this CPU).
  *
- * wakeup_latency: a sched_waking of an IRQ thread, ksoftirqd or NAPI
- * thread that is on no runqueue stamps its slot (cmpxchg: the first
- * waking wins; on the waker's CPU, the TSC is shared); the sched_switch
- * that puts it on a CPU records (nc_task_switched_in()).
+ * wakeup_latency: for IRQ threads and ksoftirqd, from the first
+ * sched_waking that finds the thread off every runqueue (on the waker's
+ * CPU; the TSC is shared) to the sched_switch that puts it on a CPU.  A
+ * waking of a thread that is queued or running changes nothing and is
+ * not a start.
  *
  * Runqueue waits and sleeps of the packet path's tasks: wait.c, fed from
  * sched_switch, sched_waking and sched_wakeup(_new).
@@ -30,13 +30,6 @@
 #include <linux/ftrace.h>
 
 #include "netcost.h"
-#include "clock.h"
-#include "hist.h"
-#include "probes.h"
-#include "tasks.h"
-
-/* where task frames resume: hooks.c sets it (nc_resume_in_fts_set()) */
-bool nc_resume_in_fts;
 
 void nc_tp_sched_switch(void *data, bool preempt, struct task_struct *prev,
 			struct task_struct *next, unsigned int prev_state)

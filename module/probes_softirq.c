@@ -1,34 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * probes_softirq.c - softirq runs, net of nested hardirqs, and where each
- * NET_RX run happened.  What the stages and the net_rx_in_* counters
- * hold: Documentation/stages.md, "softirq_net_rx, softirq_net_tx (top),
- * softirq_other (other)" and "Counters".
+ * NET_RX run happened.
  *
- * A run is softirq_entry -> softirq_exit of one vector.  Softirqs do not
- * nest on a CPU (on RT up to 6.17, and with
- * CONFIG_PREEMPT_RT_NEEDS_BH_LOCK, the per-CPU BH lock serialises them),
- * so one per-CPU frame is enough; it pauses while its owner is switched
- * out.  Without that lock (NC_BH_PER_TASK) a task in a softirq can be
- * preempted by another that runs one on the same CPU: each task's run is
- * its own frame, in its task slot (nc_bh_get()).  Either way the task
- * cannot migrate inside the run.  The run's net cycles go to the CPU's
- * soft_total, which system calls subtract.
+ * softirq_net_rx / softirq_net_tx / softirq_other: softirq_entry ->
+ * softirq_exit of one vector.  Softirqs do not nest on a CPU (on RT up
+ * to 6.17, and with CONFIG_PREEMPT_RT_NEEDS_BH_LOCK, the per-CPU BH lock
+ * serialises them), so one per-CPU frame is enough; it pauses while its
+ * owner is switched out.  Without that lock (NC_BH_PER_TASK) a task in a
+ * softirq can be preempted by another that runs one on the same CPU:
+ * each task's run is its own frame, in its task slot (nc_bh_get()).
+ * Either way the task cannot migrate inside the run.  The run's net
+ * cycles go to the CPU's soft_total, which system calls subtract.
  *
- * Where a NET_RX run happened is told at its entry (nc_softirq_where()):
- * a stock kernel's run outside do_softirq() (the mark of
- * nc_fe_do_softirq(), probes_irq.c) is in ksoftirqd or else at
- * irq_exit(); any other run (all of PREEMPT_RT's) is in ksoftirqd, in an
- * IRQ thread (with a NIC run open in its slot, or not), or else in a task
- * at local_bh_enable().
+ * Where NET_RX ran:
+ *   net_rx_in_irq_exit		at irq_exit() (stock kernels: any run that is
+ *				not in do_softirq() or ksoftirqd)
+ *   net_rx_in_ksoftirqd	in a ksoftirqd thread
+ *   net_rx_in_irq_thread	in a NIC IRQ thread's run (the irq_thread
+ *				stage), at its local_bh_enable() (RT, or
+ *				stock with threadirqs): the part of
+ *				irq_thread that is NET_RX
+ *   net_rx_in_other_irq_thread	in any other IRQ thread
+ *   net_rx_in_task_bh_enable	in any other task, at local_bh_enable()
  */
 #include <linux/interrupt.h>
 
 #include "netcost.h"
-#include "clock.h"
-#include "hist.h"
-#include "probes.h"
-#include "tasks.h"
 
 static const enum netcost_counter nc_net_rx_where[] = {
 	[NC_IN_IRQ_EXIT]	= NETCOST_CTR_NET_RX_IN_IRQ_EXIT,

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * probes_syscall.c - socket system calls, net of everything that is not
- * the call's own work.  What the stages hold: Documentation/stages.md,
- * "syscall_rx, syscall_tx (top)".
+ * the call's own work.
  *
- * raw_syscalls:sys_enter of a watched call (nc_sys_stage(), native 64-bit
- * calls only) opens its frame in the task's slot: the call can block, be
- * preempted and migrate.  The frame takes out both interrupt totals
- * (nc_task_settle()) and the time off CPU (nc_task_pause(),
- * nc_task_resume()); sys_exit records it.  The entry also makes the task
- * a load task (wait.c).
+ * syscall_rx: recvfrom, recvmsg, recvmmsg; syscall_tx: sendto, sendmsg,
+ * sendmmsg (native 64-bit calls), raw_syscalls:sys_enter -> sys_exit.
+ * Excluded: nested hardirqs and softirqs (on PREEMPT_RT the softirq work
+ * a call does at local_bh_enable() counts as net_rx_in_task_bh_enable,
+ * not here) and all time off CPU, blocked or preempted.  What is left is
+ * the CPU time of the call itself: where the RT reports saw the receiving
+ * process go from 8% to 41%.
  *
  * The two tracepoints fire for every system call of every task: a call
  * netcost does not watch returns before anything else, its hit not even
@@ -20,10 +20,6 @@
 #include <asm/unistd.h>
 
 #include "netcost.h"
-#include "clock.h"
-#include "hist.h"
-#include "probes.h"
-#include "tasks.h"
 
 /* nc_sys_stage - the stage of a watched system call, or -1 */
 static int nc_sys_stage(long id)

@@ -25,16 +25,12 @@
  * without the bitmap.
  */
 #include <linux/hash.h>
-#include <linux/kthread.h>
 #include <linux/log2.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
 #include "netcost.h"
-#include "clock.h"
-#include "hist.h"
-#include "tasks.h"
 
 #define NC_TASK_PROBES	8
 
@@ -47,36 +43,6 @@ struct nc_task *nc_tasks;
 atomic_t *nc_task_hop;			/* per home: BIT(i) = slot home+i is its */
 
 DEFINE_PER_CPU(struct nc_cpu, nc_cpu);
-
-/*
- * napi_threaded_poll(), the thread function of every NAPI thread (threaded
- * NAPI), as hooks.c resolves it at load (nc_napi_thread_fn_set()): its
- * entry, or past its IBT endbr (4 bytes).  0: not found, no task is a
- * NAPI thread.
- */
-static unsigned long nc_napi_fn;
-
-#define NC_ENDBR_SIZE	4
-
-void nc_napi_thread_fn_set(unsigned long addr)
-{
-	nc_napi_fn = addr;
-}
-
-/*
- * nc_napi_thread_fn - whether kthread @p runs napi_threaded_poll(): what
- * tells a NAPI thread, its "napi/" name only filters (nc_task_kind()).
- * kthread_func() reads the kthread's own struct, which lives as long as
- * the task; any context.  noinline: out of line here too, as where it
- * lived before (hooks.c), so that nc_task_put()'s code stays as it was.
- */
-noinline bool nc_napi_thread_fn(const struct task_struct *p)
-{
-	unsigned long fn = (unsigned long)kthread_func((struct task_struct *)p);
-	unsigned long at = READ_ONCE(nc_napi_fn);
-
-	return at && fn && at - fn <= NC_ENDBR_SIZE;
-}
 
 /* nc_task_claimed_elsewhere - a slot of @p's window but @mine holds @p */
 static bool nc_task_claimed_elsewhere(struct task_struct *p, unsigned int home,

@@ -1,26 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * wait.c - where the time of the packet path's tasks goes when they do
- * not run: waiting on a runqueue, or asleep.  Which tasks, what the
- * stages and the splits hold: Documentation/stages.md, "Waiting",
- * "runq_wait_load, runq_wait_irq_thread, runq_wait_ksoftirqd (waiting)"
- * and "blocked_load (waiting)".
+ * not run: waiting on a runqueue, or asleep.
  *
- * A task's waiting state (nc_task.wstate, wait_start, wait_cpu,
- * wait_snap) lives in its task-table slot (tasks.c), so it survives
- * preemption and migration; NAPI threads are followed as IRQ threads.
- * sched_switch ends the incoming task's runqueue wait and starts the
- * outgoing task's wait or sleep (nc_wait_switch()); sched_wakeup(_new)
- * ends a sleep and starts a wait at one stamp (nc_wait_wakeup());
- * sched_waking notes the waker (nc_wait_waking()).  A wait that ends at
- * a switch is recorded after it, in finish_task_switch()
- * (nc_wait_flush()).
+ * Three kinds of task are followed: load tasks (a task becomes one when
+ * it first enters a watched rx/tx system call: the sink, the generator,
+ * the user's server), IRQ threads and ksoftirqd; NAPI threads are
+ * followed as IRQ threads (runq_wait_irq_thread, the irq_thread class and
+ * waker), being the same kind of packet-only kthread.  Their state lives in
+ * their task-table slot (tasks.c), so it survives preemption and
+ * migration.
  *
- * The runq_wait_behind_<class>_cycles split, as osnoise accounts its
+ * runq_wait_<kind>: from the moment the task joins a runqueue - its
+ * sched_wakeup or sched_wakeup_new, or a sched_switch that takes it off
+ * the CPU still runnable (preempted) - to the sched_switch that puts it
+ * on a CPU.  Wall cycles: the scheduler's own run_delay
+ * (/proc/<pid>/schedstat, field 2) covers the same interval.
+ *
+ * blocked_load: a load task's sleep, from the sched_switch that takes it
+ * off the CPU not runnable to its sched_wakeup.  Wall cycles.  The waker
+ * is who ran at its sched_waking (in the waker's context): a hardirq, a
+ * softirq served outside IRQ threads and ksoftirqd, an IRQ thread,
+ * ksoftirqd, a load task, anything else; blocked_load_woken_by_<waker>
+ * counts the sleeps and their cycles.
+ *
+ * runq_wait_behind_<class>_cycles splits the runqueue waits of all three
+ * kinds by what ran on that CPU meanwhile, as osnoise accounts its
  * noise: every CPU accumulates the wall time of each class of task it
  * ran (advanced at each sched_switch), a wait snapshots its CPU's
- * accumulators when it starts and is charged their growth when it ends,
- * so the classes add up to the wait exactly.
+ * accumulators when it starts and is charged their growth when it ends.
+ * The classes add up to the wait exactly.  A wait that ends on another
+ * CPU than the one it started on (the task migrated while queued) is
+ * charged to "other" whole.  Interrupts count to the task they
+ * interrupted.
  *
  * Locking: a CPU's accumulators are written by its sched_switch and read
  * by a sched_wakeup that queues a task on it; both hold that CPU's
@@ -31,10 +43,6 @@
 #include <linux/sched.h>
 
 #include "netcost.h"
-#include "clock.h"
-#include "hist.h"
-#include "probes.h"
-#include "tasks.h"
 
 struct nc_wait_cpu {
 	u64 acc[NC_CLS_NR];		/* cycles each class ran on this CPU */
