@@ -147,3 +147,8 @@ udp_load() {
 	wait $_sink 2>/dev/null
 	return 0
 }
+
+# netdev FILE - both namespaces' /proc/net/dev (the root's, then the
+# peer's): the devices' own received-packet counts, for check-stages and
+# check-run
+netdev() { { cat /proc/net/dev; in-ns cat /proc/net/dev; } > "$1"; }

@@ -403,7 +403,9 @@ fi
 
 # ---- 6. CONFIG is atomic: fault injection --------------------------------
 echo "# section: rollback"
-attached() { netcost info -j | tr -d ' \n' | sed 's/},{/}\n{/g' | sed -n 's/.*"name":"\([^"]*\)".*"attached":\([a-z]*\).*/\1=\2/p' | sort | tr '\n' ' '; }
+# info_hooks - INFO's hooks, one JSON object a line (jq is not in the guest)
+info_hooks() { netcost info -j | tr -d ' \n' | sed 's/},{/}\n{/g'; }
+attached() { info_hooks | sed -n 's/.*"name":"\([^"]*\)".*"attached":\([a-z]*\).*/\1=\2/p' | sort | tr '\n' ' '; }
 P=/sys/module/netcost/parameters/fault_attach
 if [ -w $P ]; then
 	netcost config set groups irq >/dev/null
@@ -441,10 +443,9 @@ T=/sys/kernel/tracing
 [ -e $T/events ] || mount -t tracefs nodev $T
 MISSED_TPS="irq/irq_handler_entry irq/softirq_entry irq/softirq_exit napi/napi_poll net/napi_gro_receive_entry net/net_dev_start_xmit net/net_dev_xmit sched/sched_switch sched/sched_waking"
 # hook_hits - "name hits" of every attached hook
-hook_hits() { netcost info -j | tr -d ' \n' | sed 's/},{/}\n{/g' | sed -n 's/.*"name":"\([^"]*\)".*"attached":true.*"hits":\([0-9]*\).*/\1 \2/p'; }
+hook_hits() { info_hooks | sed -n 's/.*"name":"\([^"]*\)".*"attached":true.*"hits":\([0-9]*\).*/\1 \2/p'; }
 # the fentry hooks: a kprobe event on each one's function, named ncm_N
-hook_hits > /tmp/miss.hooks
-fe=$(netcost info -j | tr -d ' \n' | sed 's/},{/}\n{/g' | sed -n 's/.*"name":"\([^"]*\)","kind":"fentry".*"attached":true.*/\1/p')
+fe=$(info_hooks | sed -n 's/.*"name":"\([^"]*\)","kind":"fentry".*"attached":true.*/\1/p')
 i=0 evs=""
 for f in $fe; do
 	case $f in
@@ -505,7 +506,7 @@ fi
 # The same comparison must fail for hooks that miss events: with only
 # the irq group attached, the net hooks stay in INFO (not attached, their
 # hits frozen) while the kernel raises their events.
-hook_hits_all() { netcost info -j | tr -d ' \n' | sed 's/},{/}\n{/g' | grep -v '"kind":"kprobe"' | sed -n 's/.*"name":"\([^"]*\)".*"hits":\([0-9]*\).*/\1 \2/p'; }
+hook_hits_all() { info_hooks | grep -v '"kind":"kprobe"' | sed -n 's/.*"name":"\([^"]*\)".*"hits":\([0-9]*\).*/\1 \2/p'; }
 if netcost config set groups irq > /dev/null; then
 	neg=$(compare_hits hook_hits_all 1)
 	netcost config set groups all > /dev/null || not_ok "missed: config set groups all"

@@ -6,9 +6,9 @@ out=${1:-/mnt/out}
 mkdir -p "$out"
 . /lab/lib.sh
 lsmod | grep -q '^netcost ' || insmod /lib/netcost/netcost.ko || { not_ok "insmod"; exit 0; }
-# both namespaces' /proc/net/dev around the run: the devices' own count
-# of the packets that entered the stack bounds the snapshot's rx_packets
-netdev() { { cat /proc/net/dev; in-ns cat /proc/net/dev; } > "$1"; }
+# both namespaces' /proc/net/dev around the run (lib.sh): the devices'
+# own count of the packets that entered the stack bounds the snapshot's
+# rx_packets
 netdev "$out/netdev.before"
 if netcost run --gen "-H 10.0.0.2 -m 18 -r 1500" --sink-prefix in-ns --duration 4 \
 	--note "lab t-run" -o "$out/run.json" > "$out/run.out" 2> "$out/run.err"; then

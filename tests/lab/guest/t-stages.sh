@@ -17,9 +17,6 @@ notok() { not_ok "$@"; }
 # snap WHEN - netcost's counters, sandwiched between two reads of the
 # kernel's own: whatever lands inside the dump shows in the difference
 # of the two /proc reads, which bounds the comparison on the host.
-# netdev FILE - both namespaces' /proc/net/dev (the root's, then the
-# peer's), for the devices' own received-packet counts
-netdev() { { cat /proc/net/dev; in-ns cat /proc/net/dev; } > "$1"; }
 snap() {
 	cat /proc/interrupts > "$out/interrupts.$1.0"
 	cat /proc/softirqs > "$out/softirqs.$1.0"
