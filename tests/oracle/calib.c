@@ -9,12 +9,18 @@
  *   calib pipe [N]                N round trips of a byte between two
  *                                 processes: context switches and little
  *                                 else; prints "pipe <median cycles>"
+ *   calib raw SRC DST             copies ftrace's per_cpu/cpuN/trace_pipe_raw
+ *                                 SRC to DST, a page a read, until it is
+ *                                 empty (a plain cat would wait for more);
+ *                                 prints "raw <pages>"
  *
  * getppid: a system call no tool measures (the probes on raw_syscalls run,
  * and return early).  sendto(-1, ...): fails with EBADF at once, but is a
  * system call netcost measures (syscall_tx), so its probes take their
  * full path.  Built static: the lab image needs nothing for it.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +81,46 @@ static int pipe_main(long n, unsigned long long *d)
 	return 0;
 }
 
+/* raw_main - @src (trace_pipe_raw, read without waiting) into @dst, a page a read */
+static int raw_main(const char *src, const char *dst)
+{
+	static char page[4096];
+	int in = open(src, O_RDONLY | O_NONBLOCK), out;
+	long pages = 0;
+	ssize_t n;
+
+	if (in < 0) {
+		perror(src);
+		return 1;
+	}
+	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (out < 0) {
+		perror(dst);
+		return 1;
+	}
+	while ((n = read(in, page, sizeof(page))) > 0) {
+		if (n != (ssize_t)sizeof(page)) {
+			fprintf(stderr, "calib: %s: a read of %zd bytes, not a page\n", src, n);
+			return 1;
+		}
+		if (write(out, page, sizeof(page)) != (ssize_t)sizeof(page)) {
+			perror(dst);
+			return 1;
+		}
+		pages++;
+	}
+	if (n < 0 && errno != EAGAIN) {
+		perror(src);
+		return 1;
+	}
+	if (close(out)) {
+		perror(dst);
+		return 1;
+	}
+	printf("raw %ld\n", pages);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int send = argc > 1 && !strcmp(argv[1], "sendto");
@@ -83,9 +129,11 @@ int main(int argc, char **argv)
 	char buf[1] = { 0 };
 	long i;
 
+	if (argc == 4 && !strcmp(argv[1], "raw"))
+		return raw_main(argv[2], argv[3]);
 	if (argc < 2 || (!send && strcmp(argv[1], "getppid") && strcmp(argv[1], "pipe")) ||
 	    n < 1) {
-		fprintf(stderr, "usage: calib getppid|sendto|pipe [N]\n");
+		fprintf(stderr, "usage: calib getppid|sendto|pipe [N] | raw SRC DST\n");
 		return 2;
 	}
 	d = calloc(n, sizeof(*d));

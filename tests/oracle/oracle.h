@@ -64,12 +64,20 @@ uint64_t hist_hi(unsigned int i);
 struct rev {
 	uint64_t t0, t1;		/* raw trace timestamps of its ends */
 	uint64_t v;
+	uint64_t lo, hi;		/* v, or the reading with an interrupt at its ends moved (amb) */
 	int pid;
 };
 
 struct rhist {
 	uint64_t count, sum, min, max;
 	uint64_t b[HIST_BUCKETS];
+	/*
+	 * interrupts at an end (replay.c, "Interrupts between the two
+	 * tools' probes"): how much shorter (amb_short) or longer
+	 * (amb_long) netcost may read, summed, over namb events
+	 */
+	double amb_short, amb_long;
+	uint64_t namb;
 	struct rev *ev;
 	size_t nev, cap;
 };
@@ -90,6 +98,7 @@ struct rstats {
 	/* in-run K: ts(twin) - ts(twin_cal), where the _cal event runs just before */
 	struct ksamples k_fts, k_thr, k_kss;
 	uint64_t lines, events, lost;
+	uint64_t page_firsts;		/* lines that were a ring-buffer page's first event */
 	char comm[65536][16];		/* last comm seen per pid (for output) */
 };
 
@@ -107,6 +116,9 @@ struct model {
 	int thr_fentry;		/* netcost's IRQ-thread run: fentry to kthread_should_stop (0.4.0) */
 	double n_min;		/* netcost's cheapest probe: call, test, return */
 	double dispatch;	/* a tracepoint's dispatch of two probes, over one */
+	double ps_cost;		/* ftrace's move to its next ring-buffer page (0: not modelled) */
+	const uint64_t *page_ts;	/* the pages' first events (read_page_starts()), sorted */
+	size_t page_n;
 	int record_all;		/* record everything, no window (phase A) */
 	unsigned int tsc_khz;
 	/* which hooks netcost attached (by tracepoint or symbol name) */
@@ -121,5 +133,6 @@ int model_hooked(const struct model *m, const char *name);
 double median_u64(uint64_t *v, size_t n);
 double stage_median(const struct rhist *h);
 int replay_trace(const char *path, const struct model *m, struct rstats *rs);
+int read_page_starts(const char *path, uint64_t **ts, size_t *n);
 
 #endif

@@ -6,7 +6,8 @@
 #   tests/lab/run --icount --share build/oracle/share --out DIR -- sh /mnt/host/record.sh
 #
 # Writes to /mnt/out: calib.txt, nc.json (netcost's snapshot),
-# trace.txt (the raw ftrace text), interrupts.txt, trace-stats.txt,
+# trace.txt (the raw ftrace text), trace-cpuN.raw (its ring-buffer
+# pages), interrupts.txt, trace-stats.txt,
 # events.txt (the events and kprobe events that were on), record.log.
 # The order of registration matters and is part of the method
 # (tests/oracle/README.md): netcost is loaded first, so its tracepoint
@@ -215,6 +216,12 @@ for sys in /sys /run/ns/sys; do
 done > $OUT/netdevs.txt
 cat per_cpu/cpu*/stats > $OUT/trace-stats.txt
 cat trace > $OUT/trace.txt || die "cat trace"
+# the same events as ring-buffer pages (reading them empties the buffer,
+# so after the text): where each page starts, the event that paid for
+# ftrace's move to that page (replay.c, read_page_starts())
+for d in per_cpu/cpu*; do
+	"$CAL" raw "$d/trace_pipe_raw" "$OUT/trace-${d#per_cpu/}.raw" >> "$LOG" || die "read $d/trace_pipe_raw"
+done
 ftrace_off
 rmmod netcost
 say "done: $(wc -l < $OUT/trace.txt) trace lines"
