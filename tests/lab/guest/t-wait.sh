@@ -162,6 +162,20 @@ if [ -w $T/trace_clock ] && [ -e $T/events/sched/sched_stat_wait ] &&
 		else
 			notok "kthreads trace: no kprobe event on finish_task_switch ('$fts'): the load's switches cannot be classified"
 		fi
+		# netcost's own window, for the IRQ threads' and ksoftirqd's
+		# waits, which run on through it: its reset clears each CPU in an
+		# IPI on that CPU (nc_stats_reset_cpu), and recording stops when
+		# nc_set_recording(0) writes every CPU's flag (between its entry
+		# and its return)
+		if [ $kprobe = 1 ] &&
+		   echo "p:ncwait/rst nc_stats_reset_cpu" >> $T/kprobe_events &&
+		   echo "p:ncwait/rec nc_set_recording on=%di:u8" >> $T/kprobe_events &&
+		   echo "r:ncwait/recr nc_set_recording" >> $T/kprobe_events &&
+		   echo 1 > $T/events/ncwait/enable; then
+			kprobe=2
+		else
+			notok "kthreads trace: no kprobe events at netcost's reset and recording switch: the kthreads' waits cannot be counted in netcost's window"
+		fi
 	else
 		notok "kthreads trace: x86-tsc clock, buffer or schedstats refused"
 	fi
@@ -176,10 +190,12 @@ ktrace_end() {
 		echo 0 > $T/events/sched/$e/enable
 		echo 0 > $T/events/sched/$e/filter
 	done
-	[ $kprobe = 1 ] && echo 0 > $T/events/ncwait/fts/enable
+	[ $kprobe -ge 1 ] && echo 0 > $T/events/ncwait/enable
 	cat $T/trace > /tmp/w.kthreads.trace
 	# after the copy: removing a kprobe event clears the ring buffer
-	[ $kprobe = 1 ] && echo '-:ncwait/fts' >> $T/kprobe_events
+	if [ $kprobe -ge 1 ]; then
+		for e in fts rst rec recr; do echo "-:ncwait/$e" >> $T/kprobe_events; done 2> /dev/null
+	fi
 	: > $T/trace
 	echo "$old_stats" > /proc/sys/kernel/sched_schedstats
 	echo "$old_clock" > $T/trace_clock
@@ -190,10 +206,17 @@ ktrace_end() {
 # IRQ threads and ksoftirqd run on: their figures are read on both
 # sides of each netcost command (.0 before, .1 after), so that the waits
 # that end inside the command are bounded, as check-stages bounds counts
+# The trace runs from before the reset to after recording stops (the
+# kthreads' waits in netcost's window, counted exactly); the marks
+# ncw_in and ncw_out are where the inner reads were (run_delay's error,
+# measured over the same waits as the schedstat figures it is set
+# against).
+mark() { [ $ktrace = 1 ] && echo "$1" > $T/trace_marker; }
 delays /tmp/w.load.before $load
 delays /tmp/w.kthreads.before.0 $kt
-netcost reset || notok "netcost reset"
 [ $ktrace = 1 ] && echo 1 > $T/tracing_on
+netcost reset || notok "netcost reset"
+mark ncw_in
 delays /tmp/w.kthreads.before.1 $kt
 kill -CONT $sink $send
 sleep "$secs"
@@ -201,8 +224,9 @@ kill -STOP $sink $send
 wait_for stopped $all || notok "the load did not stop"
 settle
 delays /tmp/w.kthreads.after.0 $kt
-[ $ktrace = 1 ] && echo 0 > $T/tracing_on
+mark ncw_out
 netcost config set recording off || notok "recording off"
+[ $ktrace = 1 ] && echo 0 > $T/tracing_on
 delays /tmp/w.kthreads.after.1 $kt
 delays /tmp/w.load.after $load
 ktrace_end
