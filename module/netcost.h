@@ -779,14 +779,16 @@ struct nc_hook_hits {
 void nc_self_add(u64 t0);
 
 /*
- * nc_hit - the first act of every probe: count a hit of @hook (the
- * tracepoint probe's data, or the entry nc_fe_dispatch() or nc_kp_hook() gives),
- * every hit, also the ones the probe filters out at once: one per-CPU
- * counter per hook, since load (the probe_hits counter of STATS is their
- * sum less what they held at the last reset, nc_stats_copy()).  For one hit in
- * NC_SELF_SAMPLE, returns the cycle count at which the sampled body
- * starts (the self-cost INFO reports); else 0, and the fast path has
- * taken no timestamp.  nc_probe_end() closes it.
+ * nc_hit - count a hit of @hook (the tracepoint probe's data, or the entry
+ * nc_fe_dispatch() or nc_kp_hook() gives): one per-CPU counter per hook,
+ * since load (the probe_hits counter of STATS is their sum less what they
+ * held at the last reset, nc_stats_copy()).  Most probes count every call
+ * first, also the ones they then filter out; sys_enter and sys_exit count
+ * only the watched system calls (nc_sys_stage()), kthread_should_stop()
+ * only a NAPI thread's calls and those that end an IRQ thread's run: their
+ * filter runs for every system call or kthread loop, so it comes first.  For one hit in NC_SELF_SAMPLE, returns the cycle count at which
+ * the sampled body starts (the self-cost INFO reports); else 0, and the
+ * fast path has taken no timestamp.  nc_probe_end() closes it.
  */
 static __always_inline u64 nc_hit(void *hook)
 {
