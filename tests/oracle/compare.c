@@ -741,7 +741,8 @@ static void cmp_counter(json_t *c, int cpu, int i, const struct rstats *rs)
 	if (per_event && cn && cr) {
 		double mn = mean(vn, cn), mr = mean(vr, cr);
 
-		ok = band_ok(cpus, nm, mn, mr, BAND_LONG, 0, 0, why, sizeof(why));
+		ok = band_ok(cpus, nm, mn, mr, BAND_LONG, rs->camb_short[cpu][i] / cr,
+			     rs->camb_long[cpu][i] / cr, why, sizeof(why));
 		fprintf(tsv, "%s\tcpu%d\t%s\t%llu\t%llu\t%.1f\t%.1f\t%s\t%s\n", label, cpu, nm,
 			(unsigned long long)cn, (unsigned long long)cr, mn, mr,
 			mr < MEAN_SMALL ? "short" : "long", ok ? "ok" : "FAIL");

@@ -94,6 +94,8 @@ struct rstats {
 	int ncpus;			/* CPUs seen: 0 .. ncpus-1 */
 	struct rhist h[MAX_CPUS][NSTAGES];
 	uint64_t c[MAX_CPUS][NCOUNTERS];
+	/* a _cycles counter's events' second readings (struct rhist's amb_*) */
+	double camb_short[MAX_CPUS][NCOUNTERS], camb_long[MAX_CPUS][NCOUNTERS];
 	uint64_t window_on, window_off;	/* raw ts, 0 = not seen */
 	/* in-run K: ts(twin) - ts(twin_cal), where the _cal event runs just before */
 	struct ksamples k_fts, k_thr, k_kss;

@@ -605,6 +605,11 @@ static void ev_softirq_exit(int c, uint64_t ts, int vec, int pid)
 	rec = net < 0 ? 0 : net;
 	cpus[c].soft_total += rec;
 	if (vec == 3) {
+		/* the run's second reading (line_amb) goes with its place's cycles too */
+		if (recording || M->record_all) {
+			R->camb_short[c][p->sirq_where + 1] += line_amb;
+			R->camb_long[c][p->sirq_where + 1] += net_amb0;
+		}
 		record(c, ST_SOFTIRQ_NET_RX, net, p->sirq.raw, ts, p->sirq.owner, 1);
 		count(c, p->sirq_where, 1);
 		count(c, p->sirq_where + 1, (uint64_t)(rec + 0.5));
