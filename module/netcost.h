@@ -786,9 +786,10 @@ void nc_self_add(u64 t0);
  * first, also the ones they then filter out; sys_enter and sys_exit count
  * only the watched system calls (nc_sys_stage()), kthread_should_stop()
  * only a NAPI thread's calls and those that end an IRQ thread's run: their
- * filter runs for every system call or kthread loop, so it comes first.  For one hit in NC_SELF_SAMPLE, returns the cycle count at which
- * the sampled body starts (the self-cost INFO reports); else 0, and the
- * fast path has taken no timestamp.  nc_probe_end() closes it.
+ * filter runs for every system call or kthread loop, so it comes first.
+ * For one hit in NC_SELF_SAMPLE, returns the cycle count at which the
+ * sampled body starts (the self-cost INFO reports); else 0, and the fast
+ * path has taken no timestamp.  nc_probe_end() closes it.
  */
 static __always_inline u64 nc_hit(void *hook)
 {
