@@ -566,13 +566,6 @@ static double rp_quantile(const uint64_t *v, size_t n, double q)
 	return (double)v[(rank ? rank : 1) - 1];
 }
 
-static int cmp_u64p(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static void cmp_hist(const char *cpus, int s, const struct rhist *r, const struct nhist *n)
 {
 	static const double q[] = { 0.50, 0.90, 0.99 };
@@ -595,9 +588,9 @@ static void cmp_hist(const char *cpus, int s, const struct rhist *r, const struc
 		vl[i] = xl > 0 ? (uint64_t)(xl + 0.5) : 0;
 		vh[i] = xh > 0 ? (uint64_t)(xh + 0.5) : 0;
 	}
-	qsort(v, r->nev, sizeof(*v), cmp_u64p);
-	qsort(vl, r->nev, sizeof(*v), cmp_u64p);
-	qsort(vh, r->nev, sizeof(*v), cmp_u64p);
+	qsort(v, r->nev, sizeof(*v), cmp_u64);
+	qsort(vl, r->nev, sizeof(*v), cmp_u64);
+	qsort(vh, r->nev, sizeof(*v), cmp_u64);
 	for (i = 0; i < HIST_BUCKETS; i++)
 		total += n->b[i];
 	if (!total || total != n->count || !r->nev) {
@@ -959,7 +952,7 @@ static void load_pages(const char *dir, struct model *m)
 				"no move cost measured in-run (calibrate)");
 		return;
 	}
-	qsort(pages, n, sizeof(*pages), cmp_u64p);
+	qsort(pages, n, sizeof(*pages), cmp_u64);
 	m->page_ts = pages;
 	m->page_n = n;
 }

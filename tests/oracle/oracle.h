@@ -132,6 +132,7 @@ struct model {
 };
 
 int model_hooked(const struct model *m, const char *name);
+int cmp_u64(const void *a, const void *b);	/* qsort() of uint64_t, ascending */
 double median_u64(uint64_t *v, size_t n);
 double stage_median(const struct rhist *h);
 int replay_trace(const char *path, const struct model *m, struct rstats *rs);

@@ -169,7 +169,7 @@ struct cpu {
 	int cls_seen, cls_cur;
 	/* the interrupt just taken (line_amb): in it, or right after it */
 	int blk;
-	double blk_before, blk_hard0;
+	double blk_before, blk_hs0;	/* the line before it; hard + soft totals then */
 };
 
 static struct task *tasks;
@@ -277,12 +277,11 @@ static double task_off(const struct task *t)
  * 3,100 softirq_other runs, ~2,600 cycles each; in CI at 319321b 226 of
  * 3,010 recvfrom exits (syscall_rx, p99 two buckets apart).  Only
  * softirq_entry/exit and sys_enter/exit get the second reading: at
- * net_dev_xmit the NIC's
- * interrupt that precedes it in every transmit (6.1, 7.3: 3,002 of
- * 3,002) is raised by the driver's own doorbell write, before both
- * probes, and taking it as ambiguous would void the stage's band;
- * an asynchronous interrupt between the probes of the net events is not
- * yet told apart (tests/oracle/README.md).
+ * net_dev_xmit the NIC's interrupt that precedes it in every transmit
+ * (6.1, 7.3: 3,002 of 3,002) is raised by the driver's own doorbell
+ * write, before both probes, and taking it as ambiguous would void the
+ * stage's band; an asynchronous interrupt between the probes of the net
+ * events is not yet told apart (tests/oracle/README.md).
  */
 static double line_amb, net_amb0;
 
@@ -334,13 +333,6 @@ static void count(int cpu, enum counter c, uint64_t n)
 /* ---- the cost model: netcost's timestamp at a hook point, from ftrace's ---- */
 
 /*
- * At a tracepoint netcost's probe runs first (it registered first).  It
- * takes an interval's start as its last act: ftrace's timestamp follows
- * at once, offset 0.  It takes an interval's end as its first act:
- * ftrace's timestamp is one netcost probe later, offset -N.  At a hook
- * netcost does not attach, there is nothing in between: offset 0.
- */
-/*
  * ftrace's ring buffer: the event that does not fit in its page moves
  * the writer to the next page and takes its timestamp after that move,
  * the page's first event (read_page_starts()).  At a tracepoint,
@@ -359,6 +351,13 @@ static double page_move(uint64_t ts)
 	return ts == line_ts && line_page_first ? M->ps_cost : 0;
 }
 
+/*
+ * At a tracepoint netcost's probe runs first (it registered first).  It
+ * takes an interval's start as its last act: ftrace's timestamp follows
+ * at once, offset 0.  It takes an interval's end as its first act:
+ * ftrace's timestamp is one netcost probe later, offset -N.  At a hook
+ * netcost does not attach, there is nothing in between: offset 0.
+ */
 static double tp_start(uint64_t ts)
 {
 	return (double)ts - page_move(ts);
@@ -1071,7 +1070,7 @@ static void push_k(struct ksamples *k, uint64_t d)
 	k->v[k->n++] = d;
 }
 
-static int cmp_u64(const void *a, const void *b)
+int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
@@ -1177,13 +1176,6 @@ static const char *kprobe_sym(const char *ev)
 #define RB_PAGE		4096
 #define RB_HDR		16
 
-static int cmp_ts(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 int read_page_starts(const char *path, uint64_t **ts, size_t *n)
 {
 	unsigned char pg[RB_PAGE];
@@ -1250,7 +1242,7 @@ int read_page_starts(const char *path, uint64_t **ts, size_t *n)
 		}
 	}
 	fclose(f);
-	qsort(v, *n, sizeof(*v), cmp_ts);
+	qsort(v, *n, sizeof(*v), cmp_u64);
 	*ts = v;
 	return 0;
 bad:
@@ -1258,6 +1250,38 @@ bad:
 	free(v);
 	*n = 0;
 	return -1;
+}
+
+/*
+ * irq_block - follow the interrupt blocks of CPU @c, line by line: an
+ * interrupt's lines (its handler's, its irq_exit()'s wake-ups and
+ * softirqs, their h/H flags or irq_exit_rcu open) and the line right
+ * after.  @hard_in: this line starts a handler.  Returns that line's
+ * line_amb: the first line after the block, with irqs on ('d', 'D', 'X':
+ * off), at a softirq's or a system call's ends, may have netcost's stamp
+ * before the block, by at most the time from the line before it (@prev)
+ * to this one less the block's hard and soft time; else 0.
+ */
+static double irq_block(int c, uint64_t ts, uint64_t prev, const char *ev, const char *flags,
+			int hard_in)
+{
+	struct cpu *p = &cpus[c];
+	double a = 0;
+
+	if (hard_in && !p->blk) {
+		p->blk = 1;
+		p->blk_before = (double)prev;
+		p->blk_hs0 = p->hard_total + p->soft_total;
+		return 0;
+	}
+	if (!p->blk || hard_in || strchr(flags, 'h') || strchr(flags, 'H') ||
+	    !strncmp(ev, "irq_exit_rcu_", 13) || p->hard_open || p->irq_exit_depth)
+		return 0;
+	p->blk = 0;
+	if (!strchr("dDX", flags[0]) && prev &&
+	    (!strncmp(ev, "softirq_e", 9) || !strncmp(ev, "sys_e", 5)))
+		a = (double)ts - p->blk_before - (p->hard_total + p->soft_total - p->blk_hs0);
+	return a > 0 ? a : 0;
 }
 
 int replay_trace(const char *path, const struct model *m, struct rstats *rs)
@@ -1268,7 +1292,7 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 	size_t cap = 0;
 	ssize_t n;
 	uint64_t ts;
-	int pid, cpu, i;
+	int pid, cpu, i, vk;
 
 	if (!f) {
 		perror(path);
@@ -1330,36 +1354,10 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 			push_k(&rs->k_thr, ts - prev_ts[cpu]);
 		if (!strcmp(ev, "kss") && !strcmp(prev_ev[cpu], "kss_cal"))
 			push_k(&rs->k_kss, ts - prev_ts[cpu]);
-		/* an interrupt's lines, and the line after it (line_amb) */
-		line_amb = 0;
+		vk = vector_of(ev, vec, sizeof(vec));
 		net_amb0 = 0;
-		{
-			struct cpu *p = &cpus[cpu];
-			int hard_in = !strcmp(ev, "irq_handler_entry") || vector_of(ev, vec, sizeof(vec)) == 1;
-
-			if (hard_in && !p->blk) {
-				p->blk = 1;
-				p->blk_before = (double)prev_ts[cpu];
-				p->blk_hard0 = p->hard_total + p->soft_total;
-			} else if (p->blk && !hard_in && !strchr(flags, 'h') && !strchr(flags, 'H') &&
-				   strncmp(ev, "irq_exit_rcu_", 13) && !p->hard_open &&
-				   !p->irq_exit_depth) {
-				p->blk = 0;
-				/*
-				 * the first line after the interrupt and its
-				 * irq_exit() (whose wake-ups and softirqs are its
-				 * block too), irqs on ('d', 'D', 'X': off), at a
-				 * softirq's or a system call's ends (see line_amb);
-				 * less the block's hard and soft time
-				 */
-				if (!strchr("dDX", flags[0]) && prev_ts[cpu] &&
-				    (!strncmp(ev, "softirq_e", 9) || !strncmp(ev, "sys_e", 5)))
-					line_amb = (double)ts - p->blk_before -
-						   (p->hard_total + p->soft_total - p->blk_hard0);
-				if (line_amb < 0)
-					line_amb = 0;
-			}
-		}
+		line_amb = irq_block(cpu, ts, prev_ts[cpu], ev, flags,
+				     !strcmp(ev, "irq_handler_entry") || vk == 1);
 		snprintf(prev_ev[cpu], sizeof(prev_ev[cpu]), "%s", ev);
 		prev_ts[cpu] = ts;
 
@@ -1368,8 +1366,8 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 			ev_hard_entry(cpu, ts, (int)argl(args, "irq", -1), "", nm && is_nic_name(nm));
 		} else if (!strcmp(ev, "irq_handler_exit")) {
 			ev_hard_exit(cpu, ts, (int)argl(args, "irq", -1), "", "irq_handler_exit", pid);
-		} else if ((i = vector_of(ev, vec, sizeof(vec)))) {
-			if (i == 1)
+		} else if (vk) {
+			if (vk == 1)
 				ev_hard_entry(cpu, ts, -1, vec, 0);
 			else
 				ev_hard_exit(cpu, ts, -1, vec, ev, pid);
