@@ -625,7 +625,7 @@ static void cmp_hist(const char *cpus, int s, const struct rhist *r, const struc
 	printf("%s - %s: %s %s histogram: %s, %s, %s (netcost vs replay%s%+.0f; within one bucket%s)\n",
 	       ok ? "ok" : "not ok", label, cpus, stage_name[s], txt[0], txt[1], txt[2],
 	       off ? " with its documented offset " : "", off,
-	       r->namb ? ", the replay's range over its two readings of events with an interrupt at an end" : "");
+	       r->namb ? ", the replay's range over its two readings of events with an interrupt between the tools' probes" : "");
 	free(v);
 }
 
@@ -655,7 +655,7 @@ static void cmp_stage(int cpu, int s, const struct rhist *r, const struct nhist 
 			size_t l = strlen(why);
 
 			snprintf(why + l, sizeof(why) - l,
-				 "; %llu with an interrupt between the tools' probes at an end: -%.0f..+%.0f",
+				 "; %llu with an interrupt between the tools' probes at a start or an end: -%.0f..+%.0f",
 				 (unsigned long long)r->namb, r->amb_short / r->count,
 				 r->amb_long / r->count);
 		}

@@ -72,8 +72,8 @@ struct rhist {
 	uint64_t count, sum, min, max;
 	uint64_t b[HIST_BUCKETS];
 	/*
-	 * interrupts at an end (replay.c, "Interrupts between the two
-	 * tools' probes"): how much shorter (amb_short) or longer
+	 * interrupts at a start or an end (replay.c, "Interrupts between
+	 * the two tools' probes"): how much shorter (amb_short) or longer
 	 * (amb_long) netcost may read, summed, over namb events
 	 */
 	double amb_short, amb_long;
