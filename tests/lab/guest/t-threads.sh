@@ -17,6 +17,15 @@
 # reset and of the end of recording.  eth0's threaded setting is set back
 # afterwards.
 #
+# The threads' time on the CPU from the kernel's own events, which
+# schedstat's runtime only approximates (its clock can skip an update at
+# a preempting wake-up): a trace (x86-tsc, the clock netcost stamps with)
+# of their sched_switch events and of finish_task_switch() (a kprobe
+# event and its twin, created after it so that its handler runs just
+# before: one kprobe event's cost, so that the check knows where
+# netcost's own resume stamp there falls), marks
+# nct_in and nct_out where the inner runtime reads were.  NAME/trace.
+#
 # usage: t-threads.sh OUTDIR [SECONDS]
 out=${1:-/mnt/out}
 secs=${2:-1}
@@ -62,6 +71,48 @@ runtime() {
 	done
 }
 
+# the trace of the threads' switches (see the top); trace=1 when it runs
+T=/sys/kernel/tracing
+[ -e $T/trace_clock ] || mount -t tracefs nodev $T 2> /dev/null
+trace=0
+fts=$(awk '$3 ~ /^finish_task_switch(\.[a-z]+\.[0-9]+)*$/ && $4 == "" { print $3; exit }' /proc/kallsyms)
+if [ -w $T/trace_clock ] && [ -n "$fts" ]; then
+	old_clock=$(sed 's/.*\[\(.*\)\].*/\1/' $T/trace_clock)
+	old_kb=$(sed 's/.*expanded: *\([0-9]*\).*/\1/; s/ .*//' $T/buffer_size_kb)
+	old_cmd=$(cat $T/options/record-cmd)
+	echo 0 > $T/tracing_on
+	# no comm recording: it adds a probe of its own to sched_switch,
+	# after netcost's pause stamp and before ftrace's (tests/oracle)
+	echo 0 > $T/options/record-cmd
+	f='prev_comm ~ "napi/*" || prev_comm ~ "irq/*" || next_comm ~ "napi/*" || next_comm ~ "irq/*"'
+	if echo x86-tsc > $T/trace_clock && echo 8192 > $T/buffer_size_kb &&
+	   echo "$f" > $T/events/sched/sched_switch/filter &&
+	   echo 1 > $T/events/sched/sched_switch/enable &&
+	   echo "p:ncthr/fts $fts" >> $T/kprobe_events &&
+	   echo "p:ncthr/fts_cal $fts" >> $T/kprobe_events &&
+	   echo 1 > $T/events/ncthr/enable; then
+		trace=1
+	else
+		notok "threads trace: x86-tsc clock, sched_switch or a kprobe event on $fts refused"
+	fi
+else
+	notok "threads trace: no tracefs or no finish_task_switch in this kernel"
+fi
+echo "$trace" > "$out/trace"
+trace_end() {
+	[ $trace = 1 ] || return 0
+	echo 0 > $T/tracing_on
+	echo 0 > $T/events/sched/sched_switch/enable
+	echo 0 > $T/events/sched/sched_switch/filter
+	echo 0 > $T/events/ncthr/enable
+	for e in fts_cal fts; do echo "-:ncthr/$e" >> $T/kprobe_events; done 2> /dev/null
+	: > $T/trace
+	echo "$old_clock" > $T/trace_clock
+	echo "$old_kb" > $T/buffer_size_kb
+	echo "$old_cmd" > $T/options/record-cmd
+}
+mark() { [ $trace = 1 ] && echo "$1" > $T/trace_marker; }
+
 rm -f /tmp/tready
 netcost-gen sink -p 9200 -l 120 --idle-timeout 60 -q --ready-file /tmp/tready \
 	> "$out/sink.out" 2>&1 &
@@ -77,13 +128,17 @@ window() {
 	in-ns netcost-gen send -H 10.0.0.1 -p 9200 -m 18 -r 200 -n 20 -q --report-wait 0 > /dev/null 2>&1
 	sleep 0.5
 	runtime $d/before.0
+	[ $trace = 1 ] && : > $T/trace && echo 1 > $T/tracing_on
 	netcost reset || notok "$1: netcost reset"
 	runtime $d/before.1
+	mark nct_in
 	in-ns netcost-gen send -H 10.0.0.1 -p 9200 -m 18 -r "$rate" -b 1 -l "$secs" -q --report-wait 0 \
 		> "$out/$1/send.out" 2>&1 || notok "$1: the sender failed"
 	sleep 0.3
 	runtime $d/after.0
+	mark nct_out
 	netcost config set recording off || notok "$1: recording off"
+	[ $trace = 1 ] && echo 0 > $T/tracing_on && cat $T/trace > $d/trace
 	runtime $d/after.1
 	netcost dump -j > $d/after.json || notok "$1: netcost dump -j"
 	netcost info -j > $d/info.json || notok "$1: netcost info -j"
@@ -97,6 +152,7 @@ echo "${LAB_ICOUNT:-0}" > "$out/icount"
 window softirq 0
 window threaded 1
 echo "$old_threaded" > $TH || notok "cannot set $TH back to $old_threaded"
+trace_end
 kill $sink 2> /dev/null
 wait $sink 2> /dev/null
 rmmod netcost || notok "rmmod netcost"
