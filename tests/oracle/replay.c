@@ -273,8 +273,8 @@ static double task_off(const struct task *t)
  * follows an interrupt with nothing between and had interrupts on, the
  * most the interrupt can move netcost's stamp (from the line before the
  * interrupt, or AMB_GAP before it, to this one, less the handler's
- * time).  At an end netcost may
- * read that much shorter, at a start that much longer (record()).
+ * time).  At an end netcost may read that much shorter, at a start that
+ * much longer (record()).
  * Measured: 6.12-rt's tick after the HRTIMER softirq's wake-up, 273 of
  * 3,100 softirq_other runs, ~2,600 cycles each; in CI at 319321b 226 of
  * 3,010 recvfrom exits (syscall_rx, p99 two buckets apart); in CI at
@@ -1332,6 +1332,7 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 	FILE *f = fopen(path, "r");
 	char *line = NULL, *comm, *flags, *ev, *args, vec[48], fts_sym[128] = "", prev_ev[MAX_CPUS][32];
 	const char *nm;
+	int nic;
 	uint64_t prev_ts[MAX_CPUS];
 	size_t cap = 0;
 	ssize_t n;
@@ -1401,13 +1402,14 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 		vk = vector_of(ev, vec, sizeof(vec));
 		net_amb0 = 0;
 		nm = !strcmp(ev, "irq_handler_entry") ? arg(args, "name") : NULL;
+		nic = nm && is_nic_name(nm);
 		line_amb = irq_block(cpu, ts, prev_ts[cpu], ev, flags,
-				     !strcmp(ev, "irq_handler_entry") || vk == 1, nm && is_nic_name(nm));
+				     !strcmp(ev, "irq_handler_entry") || vk == 1, nic);
 		snprintf(prev_ev[cpu], sizeof(prev_ev[cpu]), "%s", ev);
 		prev_ts[cpu] = ts;
 
 		if (!strcmp(ev, "irq_handler_entry")) {
-			ev_hard_entry(cpu, ts, (int)argl(args, "irq", -1), "", nm && is_nic_name(nm));
+			ev_hard_entry(cpu, ts, (int)argl(args, "irq", -1), "", nic);
 		} else if (!strcmp(ev, "irq_handler_exit")) {
 			ev_hard_exit(cpu, ts, (int)argl(args, "irq", -1), "", "irq_handler_exit", pid);
 		} else if (vk) {
