@@ -24,6 +24,26 @@ check() {
 	return 0
 }
 
+# fts_sym - finish_task_switch()'s name in /proc/kallsyms (the compiler
+# may have suffixed it: finish_task_switch.isra.0); empty when missing
+fts_sym() {
+	awk '$3 ~ /^finish_task_switch(\.[a-z]+\.[0-9]+)*$/ && $4 == "" { print $3; exit }' /proc/kallsyms
+}
+
+# trace_keep DIR / trace_restore DIR - keep the top tracefs instance's
+# trace clock and buffer size (DIR: /sys/kernel/tracing) before a test
+# sets its own, and put them back at its end (one kept pair at a time).
+# buffer_size_kb reads "7 (expanded: 1408)" until a tracer first used
+# the buffer.
+trace_keep() {
+	_tk_clock=$(sed 's/.*\[\(.*\)\].*/\1/' "$1/trace_clock")
+	_tk_kb=$(sed 's/.*expanded: *\([0-9]*\).*/\1/; s/ .*//' "$1/buffer_size_kb")
+}
+trace_restore() {
+	echo "$_tk_clock" > "$1/trace_clock"
+	echo "$_tk_kb" > "$1/buffer_size_kb"
+}
+
 # wait_for CMD... - poll until CMD succeeds, at most ~10 s
 wait_for() {
 	_wf=0

@@ -118,10 +118,8 @@ T=/sys/kernel/tracing
 ktrace=0 kprobe=0
 if [ -w $T/trace_clock ] && [ -e $T/events/sched/sched_stat_wait ] &&
    [ -w /proc/sys/kernel/sched_schedstats ]; then
-	old_clock=$(sed 's/.*\[\(.*\)\].*/\1/' $T/trace_clock)
+	trace_keep $T
 	old_stats=$(cat /proc/sys/kernel/sched_schedstats)
-	# "7 (expanded: 1408)" until a tracer first used the buffer
-	old_kb=$(sed 's/.*expanded: *\([0-9]*\).*/\1/; s/ .*//' $T/buffer_size_kb)
 	echo 0 > $T/tracing_on
 	if echo x86-tsc > $T/trace_clock && echo 8192 > $T/buffer_size_kb &&
 	   echo 1 > /proc/sys/kernel/sched_schedstats; then
@@ -154,7 +152,7 @@ if [ -w $T/trace_clock ] && [ -e $T/events/sched/sched_stat_wait ] &&
 		# 6.1-rt; 16 and 40 besides): check-wait takes the one that
 		# agrees with the states sched_switch printed, and fails when
 		# none does.  Its common_pid is next (it runs after the switch).
-		fts=$(awk '$3 ~ /^finish_task_switch(\.[a-z]+\.[0-9]+)*$/ && $4 == "" { print $3; exit }' /proc/kallsyms)
+		fts=$(fts_sym)
 		if [ -n "$fts" ] &&
 		   echo "p:ncwait/fts $fts s16=+16(%di):u32 s24=+24(%di):u32 s32=+32(%di):u32 s40=+40(%di):u32" >> $T/kprobe_events &&
 		   echo 1 > $T/events/ncwait/fts/enable; then
@@ -198,8 +196,7 @@ ktrace_end() {
 	fi
 	: > $T/trace
 	echo "$old_stats" > /proc/sys/kernel/sched_schedstats
-	echo "$old_clock" > $T/trace_clock
-	echo "$old_kb" > $T/buffer_size_kb
+	trace_restore $T
 }
 # the figures go to /tmp first: a write to /mnt/out (9p) inside the
 # window would wake the virtio IRQ thread there
