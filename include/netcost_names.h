@@ -79,6 +79,7 @@ static const char *const netcost_counter_names[] __maybe_unused = {
 	[NETCOST_CTR_BLOCKED_LOAD_WOKEN_BY_OTHER] = "blocked_load_woken_by_other",
 	[NETCOST_CTR_BLOCKED_LOAD_WOKEN_BY_OTHER_CYCLES] = "blocked_load_woken_by_other_cycles",
 	[NETCOST_CTR_NAPI_THREAD_EXCL_CYCLES]		= "napi_thread_excl_cycles",
+	[NETCOST_CTR_IRQ_THREAD_EXCL_CYCLES]		= "irq_thread_excl_cycles",
 };
 
 static const char *const netcost_role_names[] __maybe_unused = {

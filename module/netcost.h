@@ -267,6 +267,7 @@ static const u32 nc_ctr_group[__NETCOST_CTR_MAX] __maybe_unused = {
 	[NETCOST_CTR_RUNQ_WAIT_BEHIND_IRQ_THREAD_CYCLES ...
 	 NETCOST_CTR_BLOCKED_LOAD_WOKEN_BY_OTHER_CYCLES]	= NETCOST_GROUP_WAIT,
 	[NETCOST_CTR_NAPI_THREAD_EXCL_CYCLES]		= NETCOST_GROUP_SOFTIRQ,
+	[NETCOST_CTR_IRQ_THREAD_EXCL_CYCLES]		= NETCOST_GROUP_IRQ,
 };
 
 /*
@@ -519,18 +520,18 @@ struct nc_task {
 				u64 sys_excl;	/* cycles: nested irq, softirq, off-CPU */
 				int sys_dir;	/* stage of the open syscall */
 			};
-			struct {	/* a NAPI thread (a kthread: no system call) */
-				u64 poll_start;	/* cycles: the run's wake or last poll */
+			struct {	/* an IRQ or NAPI thread (a kthread: no system call) */
+				u64 poll_start;	/* cycles: the NAPI run's wake or last poll */
 				u64 poll_excl;	/* thr_excl at poll_start */
-				u64 napi_irq;	/* cycles: interrupts, softirqs in the run */
+				u64 thr_irq;	/* cycles: interrupts, softirqs in the run */
 			};
 		};
 		u64 thr_start;		/* cycles: the IRQ/NAPI thread run's start */
-		u64 thr_excl;		/* cycles: nested hardirq (NAPI: and softirq), off-CPU */
+		u64 thr_excl;		/* cycles: nested hardirq and softirq, off-CPU */
 		bool load;		/* entered a watched rx/tx system call */
 		u8 wstate;		/* enum nc_wait_state */
 		u8 waker;		/* enum nc_waker */
-		u8 napi_polled;		/* a NAPI thread's run has polled */
+		u8 thr_worked;		/* the IRQ/NAPI thread's run called its handler or polled */
 		int wait_cpu;		/* CPU whose runqueue it joined */
 		u64 wait_start;		/* cycles: queued, or went to sleep */
 		u64 wait_snap[NC_CLS_NR]; /* that CPU's nc_wait_cpu.acc */
@@ -624,11 +625,10 @@ void nc_task_switched_in(struct nc_task *t, u64 now);
 
 /*
  * nc_task_settle - charge the interrupt time this CPU spent since the
- * task last resumed to the task's open frames: a system call excludes
- * hardirq and softirq time, an IRQ thread run only hardirq time (its
- * softirq work, at local_bh_enable(), is part of the run), a NAPI thread
- * run both (and keeps their sum apart, napi_thread_excl_cycles: the
- * thread's own runtime holds them).
+ * task last resumed to the task's open frames: each excludes hardirq and
+ * softirq time (the softirqs' own stages hold it); an IRQ or NAPI thread
+ * run keeps their sum apart too (irq_thread_excl_cycles,
+ * napi_thread_excl_cycles: the thread's own runtime holds them).
  */
 static __always_inline void nc_task_settle(struct nc_task *t, const struct nc_stamp *st)
 {
@@ -637,11 +637,9 @@ static __always_inline void nc_task_settle(struct nc_task *t, const struct nc_st
 
 	if (t->frames & NC_FRAME_SYSCALL)
 		t->sys_excl += dh + ds;
-	if (t->frames & NC_FRAME_IRQ_THREAD)
-		t->thr_excl += dh;
-	if (t->frames & NC_FRAME_NAPI_THREAD) {
+	if (t->frames & (NC_FRAME_IRQ_THREAD | NC_FRAME_NAPI_THREAD)) {
 		t->thr_excl += dh + ds;
-		t->napi_irq += dh + ds;
+		t->thr_irq += dh + ds;
 	}
 	t->hard_snap = st->hard;
 	t->soft_snap = st->soft;

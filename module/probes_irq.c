@@ -8,19 +8,27 @@
  * other stage subtracts.  hardirq_vectors: the same for x86 system
  * vectors (irq_vectors tracepoints) and NMI handlers (nmi_handler).
  *
- * irq_thread: one threaded-handler run of a NIC IRQ, from the entry of
- * irq_forced_thread_fn()/irq_thread_fn() to the IRQ thread's next
- * kthread_should_stop(): irq_thread() goes back to
- * irq_wait_for_interrupt() after every handler call, and that asks
- * kthread_should_stop() first, before the thread sleeps or runs the
- * handler again (6.1 to 7.x; 7.x checks the thread's affinity just
- * before it).  So the run holds the few instructions of that loop after
- * the handler returns, and needs no return hook (the kretprobe it took
- * before cost about 1,700 instructions a run).  Its start time and the
- * excluded time live in the task table: on RT the thread can be
- * preempted and migrated mid-run.  The softirq work that
- * local_bh_enable() does at the end of a forced-threaded run is part of
- * the run (and also shows as net_rx_in_irq_thread).
+ * irq_thread: one run of a NIC's IRQ thread, from one handler call to the
+ * next: irq_thread() goes back to irq_wait_for_interrupt() after every
+ * handler call, and that asks kthread_should_stop() first, before the
+ * thread sleeps or runs the handler again (6.1 to 7.x; 7.x checks the
+ * thread's affinity just before it).  A run ends at the first
+ * kthread_should_stop() after a handler call (the entry of
+ * irq_forced_thread_fn() or irq_thread_fn()), and the next starts at
+ * the same stamp: the runs hold everything the thread runs, its loop
+ * around the handler, its way into schedule() and its wake-up (from
+ * finish_task_switch() on: the switch itself is ctx_switch's), but the
+ * few instructions of kthread_should_stop() before the stamp, as a NAPI
+ * thread's do (probes_net.c).  The thread's first run, after netcost
+ * learnt it is a NIC's, starts at the handler's entry.  Net of the time
+ * off CPU and of the interrupts and softirqs inside, as a NAPI thread's
+ * run: the softirqs that local_bh_enable() runs at the end of a
+ * forced-threaded handler are in their own stages (NET_RX's also counted
+ * in net_rx_in_irq_thread), and irq_thread_excl_cycles sums what was
+ * taken out (0.6.0; until then the run held the softirqs, and a
+ * packet's total took NET_RX's share back out).  The run's state lives
+ * in the task table: on RT the thread can be preempted and migrated
+ * mid-run.
  *
  * Which IRQs are a NIC's: nc_irq_is_nic() (nic.c).
  */
@@ -185,10 +193,12 @@ void nc_fe_do_softirq(void *hook, struct ftrace_regs *fregs)
 /*
  * nc_fe_irq_thread - a threaded handler starts (the entry of
  * irq_forced_thread_fn() or irq_thread_fn(), in the IRQ thread, which
- * runs preemptible: preemption off here for the per-CPU state): open the
- * task's IRQ-thread frame, for a NIC's handler.  A call nested in an open
- * run is part of it: since 7.x irq_forced_thread_fn() calls
- * irq_thread_fn().
+ * runs preemptible: preemption off here for the per-CPU state).  For a
+ * NIC's IRQ the thread's run is open from here on (its first: opened
+ * here); the call marks it to end at the next kthread_should_stop().  A
+ * call inside a run that has called already is part of that call: since
+ * 7.x irq_forced_thread_fn() calls irq_thread_fn().  An IRQ that is no
+ * longer a NIC's (CONFIG) drops the thread's run.
  */
 void nc_fe_irq_thread(void *hook, struct ftrace_regs *fregs)
 {
@@ -200,17 +210,27 @@ void nc_fe_irq_thread(void *hook, struct ftrace_regs *fregs)
 	preempt_disable_notrace();
 	t0 = nc_hit(hook);
 	action = fregs ? (void *)nc_fe_arg(fregs, 1) : NULL;
-	if (!action || !nc_irq_is_nic(action->irq, action->name))
+	if (!action || !nc_irq_is_nic(action->irq, action->name)) {
+		t = nc_task_find(current);
+		if (t)
+			t->frames &= ~NC_FRAME_IRQ_THREAD;
 		goto out;
+	}
 	t = nc_task_get(current);
-	if (!t || (t->frames & NC_FRAME_IRQ_THREAD))
+	if (!t)
 		goto out;
+	if (t->frames & NC_FRAME_IRQ_THREAD) {
+		t->thr_worked = 1;
+		goto out;
+	}
 	nc_probe_end(t0);
 	nc_stamp(this_nc_cpu(), &st);
 	nc_task_settle(t, &st);
 	t->frames |= NC_FRAME_IRQ_THREAD;
 	t->thr_excl = 0;
+	t->thr_irq = 0;
 	t->thr_start = st.now;
+	t->thr_worked = 1;
 	preempt_enable_notrace();
 	return;
 
@@ -220,12 +240,13 @@ out:
 }
 
 /*
- * nc_fe_kthread_should_stop - every kthread's loop asks it: in an IRQ
- * thread with a run open, that run has ended (wherever the thread now
- * is); any other call (other kthreads, the IRQ thread again after it
- * woke) leaves at once, its hit not even counted.  The look-up comes
- * before the end stamp, so that the calls that end nothing take none:
- * the run holds those few instructions too.
+ * nc_fe_kthread_should_stop - every kthread's loop asks it: in a NIC's
+ * IRQ thread whose run called its handler, that run ends (wherever the
+ * thread now is) and the next starts at the same stamp; any other call
+ * (other kthreads, the IRQ thread again after it woke) leaves at once,
+ * its hit not even counted.  The look-up comes before the end stamp, so
+ * that the calls that end nothing take none: the run holds those few
+ * instructions too.
  */
 static noinline void nc_irq_thread_stop(void *hook)
 {
@@ -235,13 +256,17 @@ static noinline void nc_irq_thread_stop(void *hook)
 
 	preempt_disable_notrace();
 	t = nc_task_find(current);
-	if (!t || !(t->frames & NC_FRAME_IRQ_THREAD))
+	if (!t || !(t->frames & NC_FRAME_IRQ_THREAD) || !t->thr_worked)
 		goto out;
 	nc_stamp(this_nc_cpu(), &st);
 	t0 = nc_hit(hook);
 	nc_task_settle(t, &st);
-	t->frames &= ~NC_FRAME_IRQ_THREAD;
 	nc_record(NETCOST_STAGE_IRQ_THREAD, nc_net(st.now, t->thr_start, t->thr_excl));
+	nc_count(NETCOST_CTR_IRQ_THREAD_EXCL_CYCLES, t->thr_irq);
+	t->thr_start = st.now;
+	t->thr_excl = 0;
+	t->thr_irq = 0;
+	t->thr_worked = 0;
 	nc_probe_end(t0);
 out:
 	preempt_enable_notrace();

@@ -59,7 +59,7 @@ static noinline void nc_napi_thread_poll(const struct nc_stamp *st)
 		  nc_net(st->now, t->poll_start, t->thr_excl - t->poll_excl));
 	t->poll_start = st->now;
 	t->poll_excl = t->thr_excl;
-	t->napi_polled = 1;
+	t->thr_worked = 1;
 }
 
 /*
@@ -85,17 +85,17 @@ void nc_napi_thread_mark(void *hook)
 	nc_stamp(this_nc_cpu(), &st);
 	t0 = nc_hit(hook);
 	nc_task_settle(t, &st);
-	if ((t->frames & NC_FRAME_NAPI_THREAD) && t->napi_polled) {
+	if ((t->frames & NC_FRAME_NAPI_THREAD) && t->thr_worked) {
 		nc_record(NETCOST_STAGE_NAPI_THREAD, nc_net(st.now, t->thr_start, t->thr_excl));
-		nc_count(NETCOST_CTR_NAPI_THREAD_EXCL_CYCLES, t->napi_irq);
+		nc_count(NETCOST_CTR_NAPI_THREAD_EXCL_CYCLES, t->thr_irq);
 		t->frames &= ~NC_FRAME_NAPI_THREAD;
 	}
 	if (!(t->frames & NC_FRAME_NAPI_THREAD)) {
 		t->frames |= NC_FRAME_NAPI_THREAD;
 		t->thr_start = st.now;
 		t->thr_excl = 0;
-		t->napi_irq = 0;
-		t->napi_polled = 0;
+		t->thr_irq = 0;
+		t->thr_worked = 0;
 	}
 	t->poll_start = st.now;
 	t->poll_excl = t->thr_excl;

@@ -12,7 +12,7 @@
 #define NETCOST_GENL_NAME	"netcost"
 #define NETCOST_GENL_VERSION	1
 /* Module and tool release; the tool refuses a module of another one. */
-#define NETCOST_VERSION		"0.5.0"
+#define NETCOST_VERSION		"0.6.0"
 
 /*
  * Histograms are log-linear: values below 2^NETCOST_HIST_SUB_BITS get a
@@ -256,6 +256,8 @@ enum netcost_counter {
 	NETCOST_CTR_BLOCKED_LOAD_WOKEN_BY_OTHER_CYCLES,
 	/* interrupt and softirq cycles taken out of napi_thread runs (0.5.0) */
 	NETCOST_CTR_NAPI_THREAD_EXCL_CYCLES,
+	/* interrupt and softirq cycles taken out of irq_thread runs (0.6.0) */
+	NETCOST_CTR_IRQ_THREAD_EXCL_CYCLES,
 
 	__NETCOST_CTR_MAX,
 	NETCOST_CTR_MAX = __NETCOST_CTR_MAX - 1

@@ -9,13 +9,15 @@
 #   jq -rn --arg per tx_packets --slurpfile A a.json --slurpfile B b.json -f demo-per.jq
 def pad($n): tostring | if length < $n then " " * ($n - length) + . else . end;
 def rpad($n): tostring | if length < $n then . + " " * ($n - length) else . end;
-# a stage's own cycles: irq_thread net of the NET_RX it runs (which
-# softirq_net_rx counts), as netcost diff shows it
+# a stage's own cycles, as netcost diff shows them: a module before 0.6.0
+# counted the NET_RX an IRQ thread runs in irq_thread and softirq_net_rx
+def old_irq_thread: (.info.version // "" | split(".") | map(tonumber? // 0)) as $v
+	| ($v | length) >= 2 and $v[0] == 0 and $v[1] < 6;
 def cyc($s): (.total.stages[$s].cycles // 0)
-	- (if $s == "irq_thread" then .total.counters.net_rx_in_irq_thread_cycles // 0 else 0 end);
+	- (if $s == "irq_thread" and old_irq_thread then .total.counters.net_rx_in_irq_thread_cycles // 0 else 0 end);
 def ratio($a; $b): if $a > 0 then ($b / $a * 100 | round / 100 | tostring) + "x" else "-" end;
 def num: if . >= 100 or . == 0 then floor | tostring else . * 100 | round / 100 | tostring end;
-# top: a packet's total as netcost counts it (irq_thread net of its NET_RX)
+# top: a packet's total as netcost counts it
 def top: . as $x | [.total.stages | to_entries[] | select(.value.role == "top" and .value.unit == "cycles")
 	| .key as $s | $x | cyc($s)] | add;
 ($per | sub("_packets"; "")) as $dir

@@ -133,6 +133,17 @@ static double fts_mean(const char *file)
 	return n >= 1000 ? sum / n : -1;
 }
 
+/* version_at_least - whether the snapshot @nc is of netcost @maj.@min or later */
+static int version_at_least(json_t *nc, int maj, int min)
+{
+	const char *v = json_string_value(json_object_get(json_object_get(nc, "info"), "version"));
+	int a, b;
+
+	if (!v || sscanf(v, "%d.%d", &a, &b) != 2)
+		return 0;
+	return a > maj || (a == maj && b >= min);
+}
+
 /*
  * hook_fentry - whether netcost hooked a function whose name starts with
  * @prefix through its own ftrace_ops (kind "fentry") in the snapshot @nc
@@ -226,6 +237,8 @@ static void load_model(const char *dir, json_t *nc, struct model *m)
 	m->k_fts = m->k_thr = m->k_kss = calib(cal, "ftrace_kp2_getppid") - calib(cal, "ftrace_kp1_getppid");
 	/* netcost 0.4.0: an IRQ thread run ends at the thread's next kthread_should_stop() */
 	m->thr_fentry = hook_fentry(nc, "irq_forced_thread_fn") || hook_fentry(nc, "irq_thread_fn");
+	/* netcost 0.6.0: and the thread's next run starts at that stamp */
+	m->thr_chain = m->thr_fentry && version_at_least(nc, 0, 6);
 	m->tsc_khz = (unsigned int)json_integer_value(
 		json_object_get(json_object_get(nc, "info"), "tsc_khz"));
 	json_array_foreach(hooks, i, h) {
@@ -719,6 +732,12 @@ static void cmp_counter(json_t *c, int cpu, int i, const struct rstats *rs)
 			cr += rs->h[cpu][s].count;
 		}
 		per_event = 1;
+	} else if (i == C_IRQ_THREAD_EXCL_CYCLES) {
+		/* per irq_thread run */
+		nc_stage(c, stage_name[ST_IRQ_THREAD], &n);
+		cn = n.count;
+		cr = rs->h[cpu][ST_IRQ_THREAD].count;
+		per_event = 1;
 	} else if (l > 7 && !strcmp(nm + l - 7, "_cycles")) {
 		cn = nc_counter(c, counter_name[i - 1]);
 		cr = rs->c[cpu][i - 1];
@@ -1039,8 +1058,11 @@ int main(int argc, char **argv)
 			tot_n += n.sum;
 			tot_r += rs.h[cpu][top_level[i]].sum;
 		}
-		tot_n -= nc_counter(c, "net_rx_in_irq_thread_cycles");
-		tot_r -= rs.c[cpu][C_NET_RX_IN_IRQ_THREAD_CYCLES];
+		/* before 0.6.0 irq_thread held the NET_RX softirq_net_rx has */
+		if (!m.thr_chain) {
+			tot_n -= nc_counter(c, "net_rx_in_irq_thread_cycles");
+			tot_r -= rs.c[cpu][C_NET_RX_IN_IRQ_THREAD_CYCLES];
+		}
 		rx_n += nc_counter(c, "rx_packets");
 		rx_r += rs.c[cpu][C_RX_PACKETS];
 	}

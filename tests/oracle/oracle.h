@@ -45,6 +45,8 @@ enum counter {
 	C_BLOCKED_LOAD_WOKEN_BY_KSOFTIRQD, C_BLOCKED_LOAD_WOKEN_BY_KSOFTIRQD_CYCLES,
 	C_BLOCKED_LOAD_WOKEN_BY_LOAD, C_BLOCKED_LOAD_WOKEN_BY_LOAD_CYCLES,
 	C_BLOCKED_LOAD_WOKEN_BY_OTHER, C_BLOCKED_LOAD_WOKEN_BY_OTHER_CYCLES,
+	/* interrupts and softirqs taken out of irq_thread runs (0.6.0) */
+	C_IRQ_THREAD_EXCL_CYCLES,
 	NCOUNTERS
 };
 
@@ -116,6 +118,7 @@ struct model {
 	double d_fts;		/* netcost's fentry (any site): its stamp beyond a kprobe's */
 	double k_kss;		/* K: one ftrace kprobe-event handler at kthread_should_stop */
 	int thr_fentry;		/* netcost's IRQ-thread run: fentry to kthread_should_stop (0.4.0) */
+	int thr_chain;		/* ... the next run from that stamp on, net of softirqs (0.6.0) */
 	double n_min;		/* netcost's cheapest probe: call, test, return */
 	double dispatch;	/* a tracepoint's dispatch of two probes, over one */
 	double ps_cost;		/* ftrace's move to its next ring-buffer page (0: not modelled) */

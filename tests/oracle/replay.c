@@ -49,6 +49,7 @@ const char *const counter_name[NCOUNTERS] = {
 	"blocked_load_woken_by_ksoftirqd", "blocked_load_woken_by_ksoftirqd_cycles",
 	"blocked_load_woken_by_load", "blocked_load_woken_by_load_cycles",
 	"blocked_load_woken_by_other", "blocked_load_woken_by_other_cycles",
+	"irq_thread_excl_cycles",
 };
 
 /* ---- the histogram rule: values 0..7 one bucket each, then 8 per power of two ---- */
@@ -114,7 +115,8 @@ struct task {
 	uint64_t sys_raw;
 	int thr_open;			/* NIC irq_thread frame */
 	int thr_nest;			/* calls nested in the open run */
-	double thr_t0, thr_h0, thr_o0;
+	int thr_worked;			/* 0.6.0: the open run called the handler */
+	double thr_t0, thr_h0, thr_s0, thr_o0;
 	uint64_t thr_raw;
 	int load;			/* entered an rx/tx system call */
 	int wstate, waker, wait_cpu;	/* enum wstate, enum waker */
@@ -1011,12 +1013,17 @@ static void ev_thread_entry(uint64_t ts, const char *sym, int pid)
 	 * the NET_RX at its local_bh_enable()) is the outer call.
 	 */
 	if (t->thr_open) {
-		t->thr_nest++;
+		if (M->thr_chain)
+			t->thr_worked = 1;
+		else
+			t->thr_nest++;
 		return;
 	}
 	t->thr_open = 1;
+	t->thr_worked = 1;
 	t->thr_t0 = M->thr_fentry ? fe_entry(ts, sym) : krp_entry(ts, sym);
 	t->thr_h0 = task_hard(t);
+	t->thr_s0 = task_soft(t);
 	t->thr_o0 = task_off(t);
 	t->thr_raw = ts;
 }
@@ -1039,20 +1046,36 @@ static void ev_thread_return(int c, uint64_t ts, const char *sym, int pid)
 
 /*
  * ev_thread_stop - kthread_should_stop() in task @pid: with netcost 0.4.0
- * the end of its open IRQ thread run (nested calls of 7.x ended with it)
+ * the end of its open IRQ thread run (nested calls of 7.x ended with it),
+ * net of hardirqs; with 0.6.0 only of a run that called the handler, net
+ * of softirqs too (irq_thread_excl_cycles: both), and the thread's next
+ * run starts at the same stamp (its loop, its sleep's way in and out)
  */
 static void ev_thread_stop(int c, uint64_t ts, int pid)
 {
 	struct task *t = task(pid);
+	double end, ex;
 
-	if (!M->thr_fentry || !t->thr_open)
+	if (!M->thr_fentry || !t->thr_open || (M->thr_chain && !t->thr_worked))
 		return;
-	t->thr_open = 0;
+	end = fe_at(ts, "kthread_should_stop", M->k_kss);
+	ex = task_hard(t) - t->thr_h0;
+	if (M->thr_chain) {
+		ex += task_soft(t) - t->thr_s0;
+		count(c, C_IRQ_THREAD_EXCL_CYCLES, (uint64_t)(ex + 0.5));
+	}
+	record(c, ST_IRQ_THREAD, (end - t->thr_t0) - ex - (task_off(t) - t->thr_o0), t->thr_raw, ts, pid, 1);
 	t->thr_nest = 0;
-	record(c, ST_IRQ_THREAD,
-	       (fe_at(ts, "kthread_should_stop", M->k_kss) - t->thr_t0) -
-	       (task_hard(t) - t->thr_h0) - (task_off(t) - t->thr_o0),
-	       t->thr_raw, ts, pid, 1);
+	if (M->thr_chain) {
+		t->thr_worked = 0;
+		t->thr_t0 = end;
+		t->thr_h0 = task_hard(t);
+		t->thr_s0 = task_soft(t);
+		t->thr_o0 = task_off(t);
+		t->thr_raw = ts;
+	} else {
+		t->thr_open = 0;
+	}
 }
 
 /* ---- in-run K: a *_cal kprobe event just before its twin ---- */

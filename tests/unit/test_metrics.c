@@ -42,6 +42,8 @@ static struct nc_model *hand_model(void)
 	int s;
 
 	nc_model_init(m);
+	/* a module before 0.6.0: its irq_thread holds the NET_RX it ran */
+	strcpy(m->info.version, "0.5.0");
 	m->info.tsc_khz = 2000000;
 	m->info.reset_ns = 0;
 	m->info.now_ns = 1000000000;
@@ -108,6 +110,30 @@ static void test_per_packet(void **state)
  * rx packet with the transmit stages per tx (the demo's pair: a sender
  * that received 3 packets/s printed ~10^8 cycles per packet before)
  */
+/*
+ * since 0.6.0 an irq_thread run is net of the softirqs inside (their
+ * stages hold them): all of it is its own, and NET_RX's share is only
+ * where NET_RX ran
+ */
+static void test_irq_thread_net_since_0_6(void **state)
+{
+	struct nc_model *m = hand_model();
+	const struct nc_cpu *t = &m->total;
+
+	(void)state;
+	strcpy(m->info.version, "0.6.0");
+	assert_float_equal(nc_stage_own_per_packet(m, t, stage(m, "irq_thread")), 250, EPS);
+	assert_int_equal(nc_top_cycles(m, t), 1600);
+	assert_float_equal(nc_top_per_packet(m, t), 400, EPS);
+	/* a snapshot with no version is the current module's */
+	m->info.version[0] = 0;
+	assert_int_equal(nc_top_cycles(m, t), 1600);
+	strcpy(m->info.version, "0.5.0");
+	assert_int_equal(nc_top_cycles(m, t), 1000);
+	nc_model_free(m);
+	free(m);
+}
+
 static void test_packet_basis(void **state)
 {
 	struct nc_model *m = hand_model();	/* rx 4, tx 2: both directions */
@@ -364,6 +390,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_per_packet),
+		cmocka_unit_test(test_irq_thread_net_since_0_6),
 		cmocka_unit_test(test_packet_basis),
 		cmocka_unit_test(test_cpu_share_and_roles),
 		cmocka_unit_test(test_counters),

@@ -13,10 +13,11 @@
  * What netcost accounts for, CPU by CPU:
  *
  *   kernel    hardirq + hardirq_other + softirq_net_rx + softirq_net_tx
- *             + softirq_other + (irq_thread - net_rx_in_irq_thread_cycles)
- *             + ctx_switch: the stages that are CPU work of their own.
- *             irq_thread includes the NET_RX it runs at local_bh_enable(),
- *             which softirq_net_rx counts too, so that part is taken off.
+ *             + softirq_other + irq_thread + napi_thread + ctx_switch: the
+ *             stages that are CPU work of their own.  irq_thread is net
+ *             of the softirqs its thread runs (0.6.0); a snapshot of an
+ *             older module held the NET_RX, which softirq_net_rx counts
+ *             too, so there net_rx_in_irq_thread_cycles is taken off.
  *             napi_poll, rx_skb and tx_xmit are nested in these and
  *             wakeup_latency is waiting, so none of them is added.
  *   probes    probe_hits x the probe cost INFO reports: the module's own
@@ -150,7 +151,8 @@ int nc_closure_add_model(struct nc_closure *c, const struct nc_model *m)
 		if (!l)
 			return -1;
 		if (!strcmp(m->stage[s].name, "irq_thread"))
-			snprintf(l->what, sizeof(l->what), "net of the NET_RX it runs");
+			snprintf(l->what, sizeof(l->what), "%s", nc_irq_thread_holds_net_rx(m) ?
+				 "net of the NET_RX it runs" : "net of the softirqs it runs");
 		for (unsigned int i = 0; i < m->nr_cpus; i++) {
 			int x = nc_closure_cpu_index(c, (int)m->cpus[i].cpu);
 

@@ -470,7 +470,8 @@ static void nc_diff_text(FILE *f, const struct nc_diff *d)
 	}
 	fprintf(f, "\npercentiles within %.1f%%; KS: 0 same shape .. 1 disjoint; EMD: cycles an event moves on average\n",
 		100.0 * NC_HIST_REL_ERROR);
-	fprintf(f, "irq_thread: less the NET_RX it runs, which softirq_net_rx counts\n");
+	if (nc_irq_thread_holds_net_rx(d->ma) || nc_irq_thread_holds_net_rx(d->mb))
+		fprintf(f, "irq_thread: less the NET_RX it runs, which softirq_net_rx counts (a module before 0.6.0)\n");
 }
 
 /*

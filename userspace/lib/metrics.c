@@ -173,12 +173,28 @@ uint64_t nc_cpu_packets(const struct nc_model *m, const struct nc_cpu *c,
 }
 
 /*
+ * nc_irq_thread_holds_net_rx - whether @m's irq_thread runs hold the NET_RX
+ * softirq they run at local_bh_enable(): until netcost 0.6.0 they did
+ * (softirq_net_rx counted it too); since, a run is net of the softirqs
+ * inside, as a NAPI thread's.  A snapshot without a version is taken as
+ * the current module's.
+ */
+bool nc_irq_thread_holds_net_rx(const struct nc_model *m)
+{
+	int maj, min;
+
+	if (sscanf(m->info.version, "%d.%d", &maj, &min) != 2)
+		return false;
+	return maj == 0 && min < 6;
+}
+
+/*
  * nc_stage_own_cycles - the cycles of @stage on @c that are its own, for
- * totals: a threaded NIC handler's run (irq_thread) includes the NET_RX
- * softirq it runs at local_bh_enable(), which softirq_net_rx counts too
- * (net_rx_in_irq_thread_cycles says how much), so that part is taken off
- * here and a packet's total counts it once.  Every other stage is already
- * net of what nests in it.
+ * totals.  Every stage is net of what nests in it, but a threaded NIC
+ * handler's run (irq_thread) of a module before 0.6.0, which held the
+ * NET_RX softirq it ran at local_bh_enable(): softirq_net_rx counts it
+ * too (net_rx_in_irq_thread_cycles says how much), so that part is taken
+ * off here and a packet's total counts it once.
  */
 uint64_t nc_stage_own_cycles(const struct nc_model *m, const struct nc_cpu *c,
 			     unsigned int stage)
@@ -188,7 +204,7 @@ uint64_t nc_stage_own_cycles(const struct nc_model *m, const struct nc_cpu *c,
 	if (!c->stage[stage])
 		return 0;
 	sum = c->stage[stage]->sum;
-	if (strcmp(m->stage[stage].name, "irq_thread"))
+	if (strcmp(m->stage[stage].name, "irq_thread") || !nc_irq_thread_holds_net_rx(m))
 		return sum;
 	/* irq_thread minus net_rx_in_irq_thread_cycles */
 	nested = nc_cpu_counter(m, c, "net_rx_in_irq_thread_cycles");

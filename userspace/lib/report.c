@@ -487,8 +487,11 @@ static void nc_print_footer(const struct nc_block *b)
 {
 	fprintf(b->f, "\n* inside another stage, not in the total    + not packet work, not in the total\n"
 		"~ waiting time, not CPU time\n");
-	fprintf(b->f, "irq_thread includes the NET_RX it runs (in softirq_net_rx too): the total and the\n"
-		"largest stages count it once.\n");
+	if (nc_irq_thread_holds_net_rx(b->m))
+		fprintf(b->f, "irq_thread includes the NET_RX it runs (in softirq_net_rx too): the total and the\n"
+			"largest stages count it once.\n");
+	else
+		fprintf(b->f, "irq_thread is net of the softirqs its thread runs (in their own stages).\n");
 	fprintf(b->f, "per pkt: %s.\ncpu%%: of %u CPU(s) x interval.\n",
 		nc_basis_desc(nc_packet_basis(b->m)), b->nr_cpus);
 	fprintf(b->f, "percentiles from log-linear buckets: within %.1f%% of the true value, exact below %u.\n",
