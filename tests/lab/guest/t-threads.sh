@@ -22,9 +22,29 @@
 # a preempting wake-up): a trace (x86-tsc, the clock netcost stamps with)
 # of their sched_switch events and of finish_task_switch() (a kprobe
 # event and its twin, created after it so that its handler runs just
-# before: one kprobe event's cost, so that the check knows where
-# netcost's own resume stamp there falls), marks
-# nct_in and nct_out where the inner runtime reads were.  NAME/trace.
+# before: one kprobe event's cost), marks nct_in and nct_out where the
+# inner runtime reads were.  NAME/trace.
+#
+# netcost's own probe work at each switch lies between its pause and
+# resume stamps and ftrace's events: on the CPU in the thread, in none
+# of netcost's runs.  Its size comes from the trace too, with and without
+# netcost, so that check-threads takes it out of the reference without
+# netcost's own figures:
+#   - at sched_switch, a second tracefs instance (ncthr_pre) has the same
+#     filtered event, enabled before netcost's load: its probe runs
+#     before netcost's and the top instance's after it (a tracepoint
+#     calls its probes in the order they were registered), so the gap
+#     between the two events' stamps is one ftrace event without netcost
+#     and one ftrace event plus netcost's probe with it;
+#   - at finish_task_switch(), a kprobe event at the first instruction
+#     after the function's fentry call (fts_late, not an ftrace-based
+#     kprobe: it runs after every ftrace_ops callback there, netcost's
+#     included); the gap from fts to fts_late is the same with and
+#     without netcost but for netcost's callback.  kprobes-optimization
+#     is off meanwhile, so that fts_late stays an int3 probe throughout.
+# cal/ is that trace over the same load before netcost's load.  ftrace's
+# kprobe events are disarmed then, so that their ftrace_ops registers
+# again after netcost's and runs first (tests/oracle/README.md).
 #
 # usage: t-threads.sh OUTDIR [SECONDS]
 out=${1:-/mnt/out}
@@ -35,12 +55,10 @@ mkdir -p "$out"
 notok() { not_ok "$@"; }
 
 if lsmod | grep -q '^netcost '; then rmmod netcost; fi
-if insmod /lib/netcost/netcost.ko; then ok "insmod netcost.ko"; else notok "insmod netcost.ko"; exit 1; fi
 
 TH=/sys/class/net/eth0/threaded
 if [ ! -w $TH ]; then
 	skip "t-threads: this kernel has no threaded NAPI ($TH)"
-	rmmod netcost
 	exit 0
 fi
 old_threaded=$(cat $TH)
@@ -73,13 +91,32 @@ runtime() {
 
 # the trace of the threads' switches (see the top); trace=1 when it runs
 T=/sys/kernel/tracing
+P=$T/instances/ncthr_pre
+KL=/sys/kernel/debug/kprobes/list
+KOPT=/proc/sys/debug/kprobes-optimization
 [ -e $T/trace_clock ] || mount -t tracefs nodev $T 2> /dev/null
 trace=0
-fts=$(awk '$3 ~ /^finish_task_switch(\.[a-z]+\.[0-9]+)*$/ && $4 == "" { print $3; exit }' /proc/kallsyms)
-if [ -w $T/trace_clock ] && [ -n "$fts" ]; then
-	old_clock=$(sed 's/.*\[\(.*\)\].*/\1/' $T/trace_clock)
-	old_kb=$(sed 's/.*expanded: *\([0-9]*\).*/\1/; s/ .*//' $T/buffer_size_kb)
+fts=$(fts_sym)
+# fts_late - the offset in $fts of the first instruction after its fentry
+# call: the first offset a kprobe takes (others are no instruction's
+# start) that is no ftrace-based kprobe (kprobes/list marks those
+# [FTRACE]: the fentry call, after an endbr64 where IBT is built in)
+fts_late() {
+	for o in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do
+		echo "p:ncthr/fts_late $fts+$o" >> $T/kprobe_events 2> /dev/null || continue
+		if grep "$fts+0x$(printf %x $o)[^0-9a-f]" $KL | grep -q FTRACE; then
+			echo "-:ncthr/fts_late" >> $T/kprobe_events
+			continue
+		fi
+		echo "$o"
+		return 0
+	done
+	return 1
+}
+if [ -w $T/trace_clock ] && [ -n "$fts" ] && [ -r $KL ] && [ -w $KOPT ]; then
+	trace_keep $T
 	old_cmd=$(cat $T/options/record-cmd)
+	old_kopt=$(cat $KOPT)
 	echo 0 > $T/tracing_on
 	# no comm recording: it adds a probe of its own to sched_switch,
 	# after netcost's pause stamp and before ftrace's (tests/oracle)
@@ -87,29 +124,49 @@ if [ -w $T/trace_clock ] && [ -n "$fts" ]; then
 	f='prev_comm ~ "napi/*" || prev_comm ~ "irq/*" || next_comm ~ "napi/*" || next_comm ~ "irq/*"'
 	if echo x86-tsc > $T/trace_clock && echo 8192 > $T/buffer_size_kb &&
 	   echo "$f" > $T/events/sched/sched_switch/filter &&
-	   echo 1 > $T/events/sched/sched_switch/enable &&
+	   mkdir $P && echo 0 > $P/tracing_on && echo x86-tsc > $P/trace_clock &&
+	   echo 4096 > $P/buffer_size_kb &&
+	   { [ ! -e $P/options/record-cmd ] || echo 0 > $P/options/record-cmd; } &&
+	   echo "$f" > $P/events/sched/sched_switch/filter &&
+	   echo 1 > $P/events/sched/sched_switch/enable &&
 	   echo "p:ncthr/fts $fts" >> $T/kprobe_events &&
 	   echo "p:ncthr/fts_cal $fts" >> $T/kprobe_events &&
-	   echo 1 > $T/events/ncthr/enable; then
+	   late=$(fts_late) && echo 0 > $KOPT; then
 		trace=1
+		diag "threads trace: fts_late at $fts+$late"
 	else
-		notok "threads trace: x86-tsc clock, sched_switch or a kprobe event on $fts refused"
+		notok "threads trace: x86-tsc clock, a tracefs instance, sched_switch or a kprobe event on $fts refused"
 	fi
 else
-	notok "threads trace: no tracefs or no finish_task_switch in this kernel"
+	notok "threads trace: no tracefs, finish_task_switch, kprobes list or kprobes-optimization in this kernel"
 fi
 echo "$trace" > "$out/trace"
+# trace_on 0|1 - both instances' tracing_on, the top one inside
+trace_on() {
+	if [ "$1" = 1 ]; then
+		echo 1 > $P/tracing_on; echo 1 > $T/tracing_on
+	else
+		echo 0 > $T/tracing_on; echo 0 > $P/tracing_on
+	fi
+}
+# top_events 0|1 - the top instance's events (the ncthr kprobe events:
+# armed, their ftrace_ops registered, or neither)
+top_events() {
+	echo "$1" > $T/events/sched/sched_switch/enable
+	echo "$1" > $T/events/ncthr/enable
+}
 trace_end() {
 	[ $trace = 1 ] || return 0
-	echo 0 > $T/tracing_on
-	echo 0 > $T/events/sched/sched_switch/enable
+	trace_on 0
+	top_events 0
+	echo 0 > $P/events/sched/sched_switch/enable
 	echo 0 > $T/events/sched/sched_switch/filter
-	echo 0 > $T/events/ncthr/enable
-	for e in fts_cal fts; do echo "-:ncthr/$e" >> $T/kprobe_events; done 2> /dev/null
+	for e in fts_late fts_cal fts; do echo "-:ncthr/$e" >> $T/kprobe_events; done 2> /dev/null
 	: > $T/trace
-	echo "$old_clock" > $T/trace_clock
-	echo "$old_kb" > $T/buffer_size_kb
+	rmdir $P
+	trace_restore $T
 	echo "$old_cmd" > $T/options/record-cmd
+	echo "$old_kopt" > $KOPT
 }
 mark() { [ $trace = 1 ] && echo "$1" > $T/trace_marker; }
 
@@ -119,16 +176,46 @@ netcost-gen sink -p 9200 -l 120 --idle-timeout 60 -q --ready-file /tmp/tready \
 sink=$!
 wait_for test -s /tmp/tready || notok "sink did not come up"
 
+# warm_up - ARP, the threads' first runs; then let everything settle
+warm_up() {
+	in-ns netcost-gen send -H 10.0.0.1 -p 9200 -m 18 -r 200 -n 20 -q --report-wait 0 > /dev/null 2>&1
+	sleep 0.5
+}
+
+# cal/: the same load with threaded NAPI, before netcost's load
+if [ $trace = 1 ]; then
+	mkdir -p "$out/cal"
+	echo 1 > $TH || notok "cal: cannot set $TH to 1"
+	warm_up
+	: > $T/trace; : > $P/trace
+	top_events 1
+	trace_on 1
+	in-ns netcost-gen send -H 10.0.0.1 -p 9200 -m 18 -r "$rate" -b 1 -n 400 -q --report-wait 0 \
+		> "$out/cal/send.out" 2>&1 || notok "cal: the sender failed"
+	sleep 0.3
+	trace_on 0
+	cat $T/trace > "$out/cal/trace"
+	cat $P/trace > "$out/cal/trace.pre"
+	top_events 0
+	: > $T/trace; : > $P/trace
+	diag "cal: $(grep -c sched_switch: "$out/cal/trace") switches traced without netcost"
+fi
+
+if insmod /lib/netcost/netcost.ko; then ok "insmod netcost.ko"; else
+	notok "insmod netcost.ko"; trace_end; exit 1
+fi
+# after netcost's load: the top instance's sched_switch probe runs after
+# netcost's, the kprobe events' ftrace_ops before netcost's
+[ $trace = 1 ] && top_events 1
+
 # window NAME THREADED - one window into $out/NAME
 window() {
 	d=/tmp/t.$1
 	mkdir -p $d "$out/$1"
 	echo "$2" > $TH || { notok "$1: cannot set $TH to $2"; return; }
-	# warm up (ARP, the thread's first run), then let everything settle
-	in-ns netcost-gen send -H 10.0.0.1 -p 9200 -m 18 -r 200 -n 20 -q --report-wait 0 > /dev/null 2>&1
-	sleep 0.5
+	warm_up
 	runtime $d/before.0
-	[ $trace = 1 ] && : > $T/trace && echo 1 > $T/tracing_on
+	[ $trace = 1 ] && : > $T/trace && : > $P/trace && trace_on 1
 	netcost reset || notok "$1: netcost reset"
 	runtime $d/before.1
 	mark nct_in
@@ -138,7 +225,7 @@ window() {
 	runtime $d/after.0
 	mark nct_out
 	netcost config set recording off || notok "$1: recording off"
-	[ $trace = 1 ] && echo 0 > $T/tracing_on && cat $T/trace > $d/trace
+	[ $trace = 1 ] && trace_on 0 && cat $T/trace > $d/trace && cat $P/trace > $d/trace.pre
 	runtime $d/after.1
 	netcost dump -j > $d/after.json || notok "$1: netcost dump -j"
 	netcost info -j > $d/info.json || notok "$1: netcost info -j"
