@@ -130,6 +130,21 @@ static __always_inline void nc_wait_queued(struct nc_task *t, int cpu, u64 now)
 }
 
 /*
+ * nc_wait_snap_base - @t joins this CPU's runqueue at the stamp that
+ * follows: its snapshot of the accumulators up to this CPU's last
+ * switch (nc_wait_switch() adds the time since, once it has the stamp)
+ */
+static __always_inline void nc_wait_snap_base(const struct nc_wait_cpu *w, struct nc_task *t)
+{
+	int i;
+
+	for (i = 0; i < NC_CLS_NR; i++)
+		t->wait_snap[i] = w->acc[i];
+	t->wait_cpu = smp_processor_id();
+	t->wstate = NC_WAIT_RUNQ;
+}
+
+/*
  * nc_wait_ran - @t's runqueue wait ends on this CPU at @now (its kind
  * @kind): split it by what ran here meanwhile, for nc_wait_flush() to
  * record.  The recording is left to finish_task_switch(), after the
@@ -205,6 +220,7 @@ void nc_wait_switch(bool preempt, unsigned int prev_state,
 		    struct nc_task *tn, enum nc_task_kind k_next)
 {
 	struct nc_wait_cpu *w = this_cpu_ptr(&nc_wait_cpu);
+	bool queued;
 	int kp, kn;
 	u8 cls;
 	u64 now;
@@ -215,17 +231,34 @@ void nc_wait_switch(bool preempt, unsigned int prev_state,
 	cls = nc_wait_class(next, k_next, tn);
 	kp = nc_wait_kind(k_prev, tp);
 	kn = nc_wait_kind(k_next, tn);
+	queued = kp >= 0 && tp && (preempt || prev_state == TASK_RUNNING);
+	/*
+	 * A preempted task's wait starts here: its snapshot of this CPU's
+	 * accumulators is taken before the stamp and completed after it
+	 * with the time since the last switch, so that the work after the
+	 * stamp is nearly the same at every switch.  The oracle places the
+	 * stamp at a fixed distance from the sched_switch event: with the
+	 * whole snapshot after it, the waits ending at a switch that also
+	 * queued its prev read ~60-110 cycles shorter than the others, and
+	 * their mean moved with the mix (CI at bf3110b, 6.12's
+	 * runq_wait_ksoftirqd: -92 cycles a wait against -34 committed).
+	 */
+	if (queued)
+		nc_wait_snap_base(w, tp);
 	now = nc_now();
 
-	if (w->since && (s64)(now - w->since) > 0 && w->cur < NC_CLS_NR)
+	if (w->since && (s64)(now - w->since) > 0 && w->cur < NC_CLS_NR) {
 		w->acc[w->cur] += now - w->since;
+		if (queued)
+			tp->wait_snap[w->cur] += now - w->since;
+	}
 	w->since = now;
 	w->cur = cls;
 
-	if (kp >= 0 && tp) {
-		if (preempt || prev_state == TASK_RUNNING) {
-			nc_wait_queued(tp, smp_processor_id(), now);
-		} else if (tp->load) {
+	if (queued) {
+		tp->wait_start = now;
+	} else if (kp >= 0 && tp) {
+		if (tp->load) {
 			tp->wstate = NC_WAIT_BLOCKED;
 			tp->wait_start = now;
 		} else {
