@@ -53,6 +53,19 @@
 #endif
 
 /*
+ * NC_SCHED_DELAYED - a task that went to sleep but is still on its
+ * runqueue: since 6.12, EEVDF's delayed dequeue keeps a fair task queued
+ * (se.sched_delayed) until its lag is spent, and a wake-up then only
+ * requeues it.  Found by the oracle's threaded-NAPI recordings: the NAPI
+ * threads (SCHED_OTHER) lost 2-3 of ~6,000 wake-ups on 6.12.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#define NC_SCHED_DELAYED(p)	READ_ONCE((p)->se.sched_delayed)
+#else
+#define NC_SCHED_DELAYED(p)	0
+#endif
+
+/*
  * NC_TP_GUARD - the first line of every tracepoint probe (a declaration,
  * or nothing: it carries its own semicolon), or of its body where a
  * filter that touches no per-CPU state comes before it (sys_enter).  Up to

@@ -76,14 +76,17 @@ void nc_napi_thread_mark(void *hook)
 	u64 t0;
 
 	preempt_disable_notrace();
-	t = nc_task_get(current);
-	if (!t) {
-		nc_probe_end(nc_hit(hook));
-		goto out;
-	}
-	/* an end: stamped first, the hit counted after */
+	/*
+	 * an end and a start: stamped first, before the look-up (a poll that
+	 * starts here would otherwise miss it), the hit counted after
+	 */
 	nc_stamp(this_nc_cpu(), &st);
 	t0 = nc_hit(hook);
+	t = nc_task_get(current);
+	if (!t) {
+		nc_probe_end(t0);
+		goto out;
+	}
 	nc_task_settle(t, &st);
 	if ((t->frames & NC_FRAME_NAPI_THREAD) && t->thr_worked) {
 		nc_record(NETCOST_STAGE_NAPI_THREAD, nc_net(st.now, t->thr_start, t->thr_excl));

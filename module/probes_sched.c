@@ -18,11 +18,12 @@
  * and hands the incoming one's slot to finish_task_switch() through
  * nc_cpu (IRQs stay off between the two, on this CPU).
  *
- * wakeup_latency: for IRQ threads and ksoftirqd, from the first
- * sched_waking that finds the thread off every runqueue (on the waker's
- * CPU; the TSC is shared) to the sched_switch that puts it on a CPU.  A
- * waking of a thread that is queued or running changes nothing and is
- * not a start.
+ * wakeup_latency: for IRQ threads, NAPI threads and ksoftirqd, from the
+ * first sched_waking that finds the thread asleep (off every runqueue,
+ * or still queued only because EEVDF delayed its dequeue: 6.12 and
+ * later) on the waker's CPU (the TSC is shared) to the sched_switch that
+ * puts it on a CPU.  A waking of a thread that is queued or running
+ * changes nothing and is not a start.
  *
  * Runqueue waits and sleeps of the packet path's tasks: wait.c, fed from
  * sched_switch, sched_waking and sched_wakeup(_new).
@@ -130,7 +131,8 @@ void nc_tp_sched_waking(void *data, struct task_struct *p)
 			nc_wait_waking(nc_task_find(p));
 		goto out;
 	}
-	if (READ_ONCE(p->on_rq))
+	/* queued, unless only its dequeue was delayed (it sleeps) */
+	if (READ_ONCE(p->on_rq) && !NC_SCHED_DELAYED(p))
 		goto out;
 	t = nc_task_get(p);
 	nc_probe_end(t0);

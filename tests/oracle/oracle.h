@@ -22,6 +22,7 @@ enum stage {
 	ST_SYSCALL_RX, ST_SYSCALL_TX, ST_HARDIRQ_VECTORS,
 	ST_RUNQ_WAIT_LOAD, ST_RUNQ_WAIT_IRQ_THREAD, ST_RUNQ_WAIT_KSOFTIRQD,
 	ST_BLOCKED_LOAD,
+	ST_NAPI_THREAD,			/* threaded NAPI (0.5.0) */
 	NSTAGES
 };
 
@@ -47,6 +48,8 @@ enum counter {
 	C_BLOCKED_LOAD_WOKEN_BY_OTHER, C_BLOCKED_LOAD_WOKEN_BY_OTHER_CYCLES,
 	/* interrupts and softirqs taken out of irq_thread runs (0.6.0) */
 	C_IRQ_THREAD_EXCL_CYCLES,
+	/* interrupts and softirqs taken out of napi_thread runs (0.5.0) */
+	C_NAPI_THREAD_EXCL_CYCLES,
 	NCOUNTERS
 };
 
@@ -101,6 +104,22 @@ struct rstats {
 	uint64_t window_on, window_off;	/* raw ts, 0 = not seen */
 	/* in-run K: ts(twin) - ts(twin_cal), where the _cal event runs just before */
 	struct ksamples k_fts, k_thr, k_kss;
+	/*
+	 * a NIC hardirq's last stretch: from the last event inside it (or its
+	 * entry) to its exit, where netcost's only probe is its exit probe
+	 */
+	struct ksamples n_tail;
+	/*
+	 * a NAPI thread's poll's last stretch: from the last event before
+	 * its napi_poll event, which holds netcost's whole napi_poll probe;
+	 * by the device and that event's name, since the stretch differs
+	 * with them (TX-completion polls against receiving ones)
+	 */
+	struct {
+		char key[64];
+		struct ksamples s;
+	} n_poll[16];
+	int n_polls;
 	uint64_t lines, events, lost;
 	uint64_t page_firsts;		/* lines that were a ring-buffer page's first event */
 	char comm[65536][16];		/* last comm seen per pid (for output) */
@@ -113,6 +132,7 @@ struct rstats {
 struct model {
 	double n_sys;		/* N: one netcost probe with task-table work (sys_*, sched, kretprobes) */
 	double n_cpu;		/* N: one netcost probe closing a per-CPU frame (irq, softirq, net) */
+	double n_poll_thr;	/* N: netcost's napi_poll probe in a NAPI thread (its task-table work) */
 	double k_fts;		/* K: one ftrace kprobe-event handler at finish_task_switch */
 	double k_thr;		/* K: the same at irq_forced_thread_fn / irq_thread_fn */
 	double d_fts;		/* netcost's fentry (any site): its stamp beyond a kprobe's */

@@ -28,7 +28,7 @@ const char *const stage_name[NSTAGES] = {
 	"rx_skb", "tx_xmit", "ctx_switch", "wakeup_latency",
 	"syscall_rx", "syscall_tx", "hardirq_vectors",
 	"runq_wait_load", "runq_wait_irq_thread", "runq_wait_ksoftirqd",
-	"blocked_load",
+	"blocked_load", "napi_thread",
 };
 
 const char *const counter_name[NCOUNTERS] = {
@@ -49,7 +49,7 @@ const char *const counter_name[NCOUNTERS] = {
 	"blocked_load_woken_by_ksoftirqd", "blocked_load_woken_by_ksoftirqd_cycles",
 	"blocked_load_woken_by_load", "blocked_load_woken_by_load_cycles",
 	"blocked_load_woken_by_other", "blocked_load_woken_by_other_cycles",
-	"irq_thread_excl_cycles",
+	"irq_thread_excl_cycles", "napi_thread_excl_cycles",
 };
 
 /* ---- the histogram rule: values 0..7 one bucket each, then 8 per power of two ---- */
@@ -89,7 +89,7 @@ uint64_t hist_hi(unsigned int i)
 
 /* ---- replay state ---- */
 
-enum kind { K_OTHER, K_IRQ_THREAD, K_KSOFTIRQD };
+enum kind { K_OTHER, K_IRQ_THREAD, K_KSOFTIRQD, K_NAPI_THREAD };
 
 /* waiting: what runs on a CPU (the order of the runq_wait_behind_* counters) */
 enum wclass { CL_IRQ_THREAD, CL_KSOFTIRQD, CL_SOAK, CL_LOAD, CL_IDLE, CL_OTHER, NCLASSES };
@@ -118,6 +118,11 @@ struct task {
 	int thr_worked;			/* 0.6.0: the open run called the handler */
 	double thr_t0, thr_h0, thr_s0, thr_o0;
 	uint64_t thr_raw;
+	int nthr_open, nthr_polled;	/* a NAPI thread's run (threaded NAPI) */
+	double nthr_t0, nthr_x0;	/* its start; task_excl() there */
+	double npoll_t0, npoll_x0;	/* its polls: from its start or the last poll */
+	double nthr_o0;			/* task_off() at its start */
+	uint64_t nthr_raw, npoll_raw;
 	int load;			/* entered an rx/tx system call */
 	int wstate, waker, wait_cpu;	/* enum wstate, enum waker */
 	double wait_t;			/* queued or asleep since */
@@ -208,6 +213,9 @@ static void set_comm(int pid, const char *comm)
 			t->irq = atoi(p);
 	} else if (!strncmp(comm, "ksoftirqd/", 10)) {
 		t->kind = K_KSOFTIRQD;
+	} else if (!strncmp(comm, "napi/", 5)) {
+		/* netcost also asks its kthread function: only NAPI threads have this name */
+		t->kind = K_NAPI_THREAD;
 	}
 }
 
@@ -260,6 +268,12 @@ static double task_soft(const struct task *t)
 static double task_off(const struct task *t)
 {
 	return t->off_acc;
+}
+
+/* what a thread's run excludes: hard and soft time, off-CPU time */
+static double task_excl(const struct task *t)
+{
+	return task_hard(t) + task_soft(t) + task_off(t);
 }
 
 /* ---- recording ---- */
@@ -623,6 +637,62 @@ static void ev_softirq_exit(int c, uint64_t ts, int vec, int pid)
 	}
 }
 
+/*
+ * Threaded NAPI (netcost 0.5.0): a NAPI thread's run goes from one
+ * kthread_should_stop() to the first one after a poll, and the next run
+ * starts at the same stamp; its polls (a napi_poll event in the thread
+ * outside a NET_RX softirq: netcost asks napi->thread == current, which
+ * a NAPI thread's poll of its own instance is) are timed from the run's
+ * start or the previous poll.  Both net of hard, soft and off-CPU time;
+ * napi_thread_excl_cycles sums what a run took out but the time off CPU.
+ */
+static void ev_napi_thread_poll(int c, uint64_t ts, int pid)
+{
+	struct task *t = task(pid);
+	double end;
+
+	if (t->kind != K_NAPI_THREAD || !t->nthr_open)
+		return;
+	/*
+	 * netcost stamps first in its napi_poll probe, whose work after the
+	 * stamp is, in a NAPI thread, more than the per-CPU frame probe's N:
+	 * it finds the task and closes the poll there (n_poll_thr, measured)
+	 */
+	end = (double)ts - page_move(ts) - (model_hooked(M, "napi_poll") ? M->n_poll_thr - M->n_min : 0);
+	record(c, ST_NAPI_POLL, (end - t->npoll_t0) - (task_excl(t) - t->npoll_x0), t->npoll_raw, ts, pid, 1);
+	t->npoll_t0 = end;
+	t->npoll_x0 = task_excl(t);
+	t->npoll_raw = ts;
+	t->nthr_polled = 1;
+}
+
+static void ev_napi_thread_mark(int c, uint64_t ts, int pid)
+{
+	struct task *t = task(pid);
+	double at = fe_at(ts, "kthread_should_stop", M->k_kss);
+
+	if (t->nthr_open && t->nthr_polled) {
+		double ex = task_excl(t) - t->nthr_x0;
+
+		record(c, ST_NAPI_THREAD, (at - t->nthr_t0) - ex, t->nthr_raw, ts, pid, 1);
+		/* the interrupts and softirqs: the excluded time but the off-CPU */
+		count(c, C_NAPI_THREAD_EXCL_CYCLES,
+		      (uint64_t)(ex - (task_off(t) - t->nthr_o0) + 0.5));
+		t->nthr_open = 0;
+	}
+	if (!t->nthr_open) {
+		t->nthr_open = 1;
+		t->nthr_polled = 0;
+		t->nthr_t0 = at;
+		t->nthr_x0 = task_excl(t);
+		t->nthr_o0 = task_off(t);
+		t->nthr_raw = ts;
+	}
+	t->npoll_t0 = at;
+	t->npoll_x0 = task_excl(t);
+	t->npoll_raw = ts;
+}
+
 static void ev_napi_poll(int c, uint64_t ts, const char *args, int pid)
 {
 	struct bh *p = bh_of(c, pid);
@@ -637,7 +707,9 @@ static void ev_napi_poll(int c, uint64_t ts, const char *args, int pid)
 		record(c, ST_NAPI_POLL, frame_net(&p->napi, tp_end(ts, "napi_poll")),
 		       p->napi.raw, ts, pid, 1);
 		frame_open(&p->napi, pid, tp_start(ts), ts);
+		return;
 	}
+	ev_napi_thread_poll(c, ts, pid);
 }
 
 static int rx_counted_levels(const struct bh *p)
@@ -715,7 +787,7 @@ static int wclass(int pid, const struct task *t)
 {
 	if (pid == 0)
 		return CL_IDLE;
-	if (t->kind == K_IRQ_THREAD)
+	if (t->kind == K_IRQ_THREAD || t->kind == K_NAPI_THREAD)
 		return CL_IRQ_THREAD;
 	if (t->kind == K_KSOFTIRQD)
 		return CL_KSOFTIRQD;
@@ -725,7 +797,8 @@ static int wclass(int pid, const struct task *t)
 /* the stage a task's runqueue waits go to, or -1: not followed */
 static int wstage(const struct task *t)
 {
-	if (t->kind == K_IRQ_THREAD)
+	/* NAPI threads are followed as IRQ threads */
+	if (t->kind == K_IRQ_THREAD || t->kind == K_NAPI_THREAD)
 		return ST_RUNQ_WAIT_IRQ_THREAD;
 	if (t->kind == K_KSOFTIRQD)
 		return ST_RUNQ_WAIT_KSOFTIRQD;
@@ -822,7 +895,7 @@ static void wait_waking(int pid, const char *flags, const char *args)
 		return;
 	if (strpbrk(flags, "hHzZ"))
 		t->waker = WK_HARDIRQ;
-	else if (w->kind == K_IRQ_THREAD)
+	else if (w->kind == K_IRQ_THREAD || w->kind == K_NAPI_THREAD)
 		t->waker = WK_IRQ_THREAD;
 	else if (w->kind == K_KSOFTIRQD)
 		t->waker = WK_KSOFTIRQD;
@@ -1091,6 +1164,39 @@ static void push_k(struct ksamples *k, uint64_t d)
 		}
 	}
 	k->v[k->n++] = d;
+}
+
+/*
+ * a NAPI thread's poll's last stretch, kept by its device and the event
+ * before it: a tracepoint event, whose netcost probe runs before ftrace's
+ * (after a kprobe event netcost's own hook there would be in the stretch)
+ */
+static void push_poll(struct rstats *rs, const char *args, const char *prev, uint64_t d)
+{
+	static const char *const kprobes[] = {
+		"fts", "kss", "irq_forced_thread_fn", "irq_thread_fn", "irq_exit_rcu", "rec",
+	};
+	const char *dev = strstr(args, "for device ");
+	char key[64];
+	size_t k;
+	int i;
+
+	for (k = 0; k < sizeof(kprobes) / sizeof(kprobes[0]); k++)
+		if (!strncmp(prev, kprobes[k], strlen(kprobes[k])))
+			return;
+
+	snprintf(key, sizeof(key), "%.*s after %s", dev ? (int)strcspn(dev + 11, " ") : 1,
+		 dev ? dev + 11 : "?", prev);
+	for (i = 0; i < rs->n_polls; i++)
+		if (!strcmp(rs->n_poll[i].key, key))
+			break;
+	if (i == rs->n_polls) {
+		if (i == (int)(sizeof(rs->n_poll) / sizeof(rs->n_poll[0])))
+			return;
+		snprintf(rs->n_poll[i].key, sizeof(rs->n_poll[i].key), "%s", key);
+		rs->n_polls++;
+	}
+	push_k(&rs->n_poll[i].s, d);
 }
 
 int cmp_u64(const void *a, const void *b)
@@ -1428,6 +1534,11 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 		nic = nm && is_nic_name(nm);
 		line_amb = irq_block(cpu, ts, prev_ts[cpu], ev, flags,
 				     !strcmp(ev, "irq_handler_entry") || vk == 1, nic);
+		if (!strcmp(ev, "irq_handler_exit") && cpus[cpu].hard_open && cpus[cpu].hard_nic)
+			push_k(&rs->n_tail, ts - prev_ts[cpu]);
+		if (!strcmp(ev, "napi_poll") && task(pid)->kind == K_NAPI_THREAD &&
+		    !(bh_of(cpu, pid)->napi.open && bh_of(cpu, pid)->napi.owner == pid))
+			push_poll(rs, args, prev_ev[cpu], ts - prev_ts[cpu]);
 		snprintf(prev_ev[cpu], sizeof(prev_ev[cpu]), "%s", ev);
 		prev_ts[cpu] = ts;
 
@@ -1482,7 +1593,10 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 		} else if (!strcmp(ev, "irq_forced_thread_fn_r") || !strcmp(ev, "irq_thread_fn_r")) {
 			ev_thread_return(cpu, ts, kprobe_sym(ev), pid);
 		} else if (!strcmp(ev, "kss")) {
-			ev_thread_stop(cpu, ts, pid);
+			if (task(pid)->kind == K_NAPI_THREAD)
+				ev_napi_thread_mark(cpu, ts, pid);
+			else
+				ev_thread_stop(cpu, ts, pid);
 		} else if (!strcmp(ev, "irq_exit_rcu_e")) {
 			cpus[cpu].irq_exit_depth++;
 		} else if (!strcmp(ev, "irq_exit_rcu_r")) {
