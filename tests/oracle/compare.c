@@ -949,27 +949,22 @@ static void calibrate(const char *dir, struct model *m)
 		       ok ? "ok" : "not ok", label, ok ? "measured in-run" : "not measured",
 		       ok ? m->n_poll_thr : 0.0, key, b, a, sb ? sb->n : 0, sa ? sa->n : 0, m->dispatch);
 	}
-	if (!thr && napi) {
-		ok = k_median(&rb.k_kss, &m->k_kss);
-		printf("%s - %s: calibration: K at kthread_should_stop %s = %.0f (%zu twin pairs, need 100; %llu NAPI thread runs)\n",
-		       ok ? "ok" : "not ok", label, ok ? "measured in-run" : "not measured",
-		       ok ? m->k_kss : 0.0, rb.k_kss.n, (unsigned long long)napi);
-		return;
-	}
-	if (!thr) {
+	if (!thr && !napi) {
 		not_applicable("calibration: K at the IRQ thread function and at kthread_should_stop",
 			       "no NIC IRQ thread runs in the trace: not used");
 		return;
 	}
-	ok = k_median(&rb.k_thr, &m->k_thr);
-	printf("%s - %s: calibration: K at the IRQ thread function %s = %.0f (%zu twin pairs, need 100; %llu IRQ thread runs)\n",
-	       ok ? "ok" : "not ok", label, ok ? "measured in-run" : "not measured",
-	       ok ? m->k_thr : 0.0, rb.k_thr.n, (unsigned long long)thr);
-	if (m->thr_fentry) {
-		ok = k_median(&rb.k_kss, &m->k_kss);
-		printf("%s - %s: calibration: K at kthread_should_stop %s = %.0f (%zu twin pairs, need 100)\n",
+	if (thr) {
+		ok = k_median(&rb.k_thr, &m->k_thr);
+		printf("%s - %s: calibration: K at the IRQ thread function %s = %.0f (%zu twin pairs, need 100; %llu IRQ thread runs)\n",
 		       ok ? "ok" : "not ok", label, ok ? "measured in-run" : "not measured",
-		       ok ? m->k_kss : 0.0, rb.k_kss.n);
+		       ok ? m->k_thr : 0.0, rb.k_thr.n, (unsigned long long)thr);
+	}
+	if (napi || m->thr_fentry) {
+		ok = k_median(&rb.k_kss, &m->k_kss);
+		printf("%s - %s: calibration: K at kthread_should_stop %s = %.0f (%zu twin pairs, need 100; %llu NAPI thread runs)\n",
+		       ok ? "ok" : "not ok", label, ok ? "measured in-run" : "not measured",
+		       ok ? m->k_kss : 0.0, rb.k_kss.n, (unsigned long long)napi);
 	}
 }
 

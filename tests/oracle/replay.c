@@ -392,9 +392,14 @@ static double probe_cost(const char *tp)
  * first test: about its cheapest probe, n_min) is inside both tools'
  * intervals; only the rest of its probe lies between the two stamps.
  */
+static double tp_end_n(uint64_t ts, const char *tp, double n)
+{
+	return (double)ts - page_move(ts) - (model_hooked(M, tp) ? n - M->n_min : 0);
+}
+
 static double tp_end(uint64_t ts, const char *tp)
 {
-	return (double)ts - page_move(ts) - (model_hooked(M, tp) ? probe_cost(tp) - M->n_min : 0);
+	return tp_end_n(ts, tp, probe_cost(tp));
 }
 
 /*
@@ -637,6 +642,12 @@ static void ev_softirq_exit(int c, uint64_t ts, int vec, int pid)
 	}
 }
 
+/* whether task @pid's napi_poll event is a poll of its NET_RX softirq run */
+static int napi_in_softirq(const struct bh *p, int pid)
+{
+	return p->napi.open && p->napi.owner == pid;
+}
+
 /*
  * Threaded NAPI (netcost 0.5.0): a NAPI thread's run goes from one
  * kthread_should_stop() to the first one after a poll, and the next run
@@ -658,7 +669,7 @@ static void ev_napi_thread_poll(int c, uint64_t ts, int pid)
 	 * stamp is, in a NAPI thread, more than the per-CPU frame probe's N:
 	 * it finds the task and closes the poll there (n_poll_thr, measured)
 	 */
-	end = (double)ts - page_move(ts) - (model_hooked(M, "napi_poll") ? M->n_poll_thr - M->n_min : 0);
+	end = tp_end_n(ts, "napi_poll", M->n_poll_thr);
 	record(c, ST_NAPI_POLL, (end - t->npoll_t0) - (task_excl(t) - t->npoll_x0), t->npoll_raw, ts, pid, 1);
 	t->npoll_t0 = end;
 	t->npoll_x0 = task_excl(t);
@@ -703,7 +714,7 @@ static void ev_napi_poll(int c, uint64_t ts, const char *args, int pid)
 	record(c, ST_NAPI_POLL_WORK, work > 0 ? work : 0, ts, ts, pid, 0);
 	if (b && work >= budget)
 		count(c, C_NAPI_BUDGET_EXHAUSTED, 1);
-	if (p->napi.open && p->napi.owner == pid) {
+	if (napi_in_softirq(p, pid)) {
 		record(c, ST_NAPI_POLL, frame_net(&p->napi, tp_end(ts, "napi_poll")),
 		       p->napi.raw, ts, pid, 1);
 		frame_open(&p->napi, pid, tp_start(ts), ts);
@@ -1537,7 +1548,7 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 		if (!strcmp(ev, "irq_handler_exit") && cpus[cpu].hard_open && cpus[cpu].hard_nic)
 			push_k(&rs->n_tail, ts - prev_ts[cpu]);
 		if (!strcmp(ev, "napi_poll") && task(pid)->kind == K_NAPI_THREAD &&
-		    !(bh_of(cpu, pid)->napi.open && bh_of(cpu, pid)->napi.owner == pid))
+		    !napi_in_softirq(bh_of(cpu, pid), pid))
 			push_poll(rs, args, prev_ev[cpu], ts - prev_ts[cpu]);
 		snprintf(prev_ev[cpu], sizeof(prev_ev[cpu]), "%s", ev);
 		prev_ts[cpu] = ts;
