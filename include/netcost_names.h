@@ -35,6 +35,7 @@ static const char *const netcost_stage_names[] __maybe_unused = {
 	[NETCOST_STAGE_RUNQ_WAIT_KSOFTIRQD] = "runq_wait_ksoftirqd",
 	[NETCOST_STAGE_BLOCKED_LOAD]	= "blocked_load",
 	[NETCOST_STAGE_NAPI_THREAD]	= "napi_thread",
+	[NETCOST_STAGE_BUSY_POLL]	= "busy_poll",
 };
 
 static const char *const netcost_counter_names[] __maybe_unused = {
@@ -80,6 +81,8 @@ static const char *const netcost_counter_names[] __maybe_unused = {
 	[NETCOST_CTR_BLOCKED_LOAD_WOKEN_BY_OTHER_CYCLES] = "blocked_load_woken_by_other_cycles",
 	[NETCOST_CTR_NAPI_THREAD_EXCL_CYCLES]		= "napi_thread_excl_cycles",
 	[NETCOST_CTR_IRQ_THREAD_EXCL_CYCLES]		= "irq_thread_excl_cycles",
+	[NETCOST_CTR_BUSY_POLL_PACKETS]			= "busy_poll_packets",
+	[NETCOST_CTR_BUSY_POLL_IDLE_CYCLES]		= "busy_poll_idle_cycles",
 };
 
 static const char *const netcost_role_names[] __maybe_unused = {

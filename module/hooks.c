@@ -115,7 +115,14 @@ static struct nc_hook nc_hooks[] = {
 	      NETCOST_GROUP_SYSCALL, nc_tp_softirq_entry),
 	NC_TP("softirq_exit", NETCOST_GROUP_SOFTIRQ | NETCOST_GROUP_NET |
 	      NETCOST_GROUP_SYSCALL, nc_tp_softirq_exit),
-	NC_TP("napi_poll", NETCOST_GROUP_NET, nc_tp_napi_poll),
+	/*
+	 * busy_poll: a busy-poll loop's entry (probes_syscall.c); its polls
+	 * end at napi_poll.  napi_busy_loop_rcu() (6.9+, io_uring) has the
+	 * same loop, not through napi_busy_loop().
+	 */
+	NC_FE(NETCOST_GROUP_SYSCALL, NC_FE_BUSY_LOOP, "napi_busy_loop"),
+	NC_FE(NETCOST_GROUP_SYSCALL, NC_FE_BUSY_LOOP, "napi_busy_loop_rcu"),
+	NC_TP("napi_poll", NETCOST_GROUP_NET | NETCOST_GROUP_SYSCALL, nc_tp_napi_poll),
 	NC_TP("netif_receive_skb_entry", NETCOST_GROUP_NET, nc_tp_rx_entry),
 	NC_TP("napi_gro_receive_entry", NETCOST_GROUP_NET, nc_tp_rx_entry),
 	NC_TP("netif_rx_entry", NETCOST_GROUP_NET, nc_tp_rx_entry),
@@ -196,6 +203,9 @@ void nc_fe_dispatch(unsigned long ip, unsigned long parent_ip,
 			break;
 		case NC_FE_IRQ_THREAD:
 			nc_fe_irq_thread(h, fregs);
+			break;
+		case NC_FE_BUSY_LOOP:
+			nc_fe_busy_loop(h, fregs);
 			break;
 		}
 		return;

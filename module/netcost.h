@@ -237,6 +237,7 @@ static const u32 nc_stage_group[__NETCOST_STAGE_MAX] __maybe_unused = {
 	[NETCOST_STAGE_RUNQ_WAIT_KSOFTIRQD] = NETCOST_GROUP_WAIT,
 	[NETCOST_STAGE_BLOCKED_LOAD]	= NETCOST_GROUP_WAIT,
 	[NETCOST_STAGE_NAPI_THREAD]	= NETCOST_GROUP_SOFTIRQ,
+	[NETCOST_STAGE_BUSY_POLL]	= NETCOST_GROUP_SYSCALL,
 };
 
 /*
@@ -268,6 +269,8 @@ static const u32 nc_ctr_group[__NETCOST_CTR_MAX] __maybe_unused = {
 	 NETCOST_CTR_BLOCKED_LOAD_WOKEN_BY_OTHER_CYCLES]	= NETCOST_GROUP_WAIT,
 	[NETCOST_CTR_NAPI_THREAD_EXCL_CYCLES]		= NETCOST_GROUP_SOFTIRQ,
 	[NETCOST_CTR_IRQ_THREAD_EXCL_CYCLES]		= NETCOST_GROUP_IRQ,
+	[NETCOST_CTR_BUSY_POLL_PACKETS]			= NETCOST_GROUP_NET,
+	[NETCOST_CTR_BUSY_POLL_IDLE_CYCLES]		= NETCOST_GROUP_SYSCALL,
 };
 
 /*
@@ -472,6 +475,7 @@ enum nc_task_kind {
 #define NC_FRAME_SYSCALL	BIT(0)
 #define NC_FRAME_IRQ_THREAD	BIT(1)
 #define NC_FRAME_NAPI_THREAD	BIT(2)	/* thr_start/thr_excl: a NAPI thread's run */
+#define NC_FRAME_BUSY_POLL	BIT(3)	/* bp_*: a busy-poll loop in the system call */
 
 /* wait.c: a task's waiting state (nc_task.wstate) */
 enum nc_wait_state {
@@ -519,6 +523,11 @@ struct nc_task {
 				u64 sys_start;	/* cycles */
 				u64 sys_excl;	/* cycles: nested irq, softirq, off-CPU */
 				int sys_dir;	/* stage of the open syscall */
+				u8 bp_polled;	/* the busy-poll loop has polled */
+				u64 bp_start;	/* cycles: the busy-poll loop's entry */
+				u64 bp_excl;	/* cycles: as sys_excl, in the loop */
+				u64 bp_mark;	/* cycles: its last poll (or entry) */
+				u64 bp_mark_excl; /* bp_excl at bp_mark */
 			};
 			struct {	/* an IRQ or NAPI thread (a kthread: no system call) */
 				u64 poll_start;	/* cycles: the NAPI run's wake or last poll */
@@ -637,6 +646,8 @@ static __always_inline void nc_task_settle(struct nc_task *t, const struct nc_st
 
 	if (t->frames & NC_FRAME_SYSCALL)
 		t->sys_excl += dh + ds;
+	if (t->frames & NC_FRAME_BUSY_POLL)
+		t->bp_excl += dh + ds;
 	if (t->frames & (NC_FRAME_IRQ_THREAD | NC_FRAME_NAPI_THREAD)) {
 		t->thr_excl += dh + ds;
 		t->thr_irq += dh + ds;
@@ -669,6 +680,8 @@ static __always_inline void nc_task_resume(struct nc_task *t, const struct nc_st
 
 		if (t->frames & NC_FRAME_SYSCALL)
 			t->sys_excl += out;
+		if (t->frames & NC_FRAME_BUSY_POLL)
+			t->bp_excl += out;
 		if (t->frames & (NC_FRAME_IRQ_THREAD | NC_FRAME_NAPI_THREAD))
 			t->thr_excl += out;
 	}
@@ -816,6 +829,7 @@ enum nc_fe_id {
 	NC_FE_DO_SOFTIRQ,
 	NC_FE_KTHREAD_SHOULD_STOP,
 	NC_FE_IRQ_THREAD,
+	NC_FE_BUSY_LOOP,
 };
 
 void nc_fe_dispatch(unsigned long ip, unsigned long parent_ip,
@@ -862,6 +876,9 @@ void nc_tp_sys_exit(void *data, struct pt_regs *regs, long ret);
 
 /* NAPI threads (probes_net.c) */
 void nc_napi_thread_mark(void *hook);
+/* busy polling (probes_syscall.c) */
+void nc_busy_poll_mark(const struct napi_struct *napi, int work,
+		       const struct nc_stamp *st);
 
 /*
  * fentry callbacks (nc_fe_dispatch()): @hook is the hook's table entry,
@@ -871,6 +888,7 @@ void nc_fe_finish_task_switch(void *hook, struct ftrace_regs *fregs);
 void nc_fe_do_softirq(void *hook, struct ftrace_regs *fregs);
 void nc_fe_irq_thread(void *hook, struct ftrace_regs *fregs);
 void nc_fe_kthread_should_stop(void *hook, struct ftrace_regs *fregs);
+void nc_fe_busy_loop(void *hook, struct ftrace_regs *fregs);
 int nc_kp_finish_task_switch(struct kprobe *p, struct pt_regs *regs);
 
 /* ---- netlink (netlink.c) ---- */

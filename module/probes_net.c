@@ -6,8 +6,8 @@
  * cost runs from the start of the NET_RX softirq, or from the end of the
  * previous poll in the same run, to its napi_poll event: net_rx_action()'s
  * loop overhead is charged to the poll that follows it.  A NAPI thread's
- * polls are timed the same way inside its run (below).  Other polls
- * outside a NET_RX softirq (busy polling) count their work only.
+ * polls are timed the same way inside its run (below), a busy-poll
+ * loop's inside busy_poll (probes_syscall.c).
  * napi_poll_work is the packets per poll; a poll that used its whole
  * budget counts in napi_budget_exhausted.
  *
@@ -132,6 +132,8 @@ void nc_tp_napi_poll(void *data, struct napi_struct *napi, int work,
 	}
 	if (READ_ONCE(napi->thread) == current)
 		nc_napi_thread_poll(&st);
+	else
+		nc_busy_poll_mark(napi, work, &st);
 	nc_probe_end(t0);
 }
 

@@ -11,11 +11,28 @@
  * the CPU time of the call itself: where the RT reports saw the receiving
  * process go from 8% to 41%.
  *
+ * busy_poll: one busy-poll loop (net.core.busy_read, SO_BUSY_POLL:
+ * napi_busy_loop()) inside a watched receive call, nested in syscall_rx.
+ * It runs from the function's entry to the napi_poll event of its last
+ * poll (busy_poll_stop()'s, which re-arms the NIC a few instructions
+ * before the loop returns; the kernel has no event at the return), net
+ * as syscall_rx is: the loop's polls, the packets they delivered
+ * (rx_skb nests as in a softirq's poll) and its spin.  The run is
+ * recorded when the next loop of the call starts or the call returns.
+ * A loop that never took the NAPI instance (a softirq or thread had it)
+ * has no poll, so no end: its spin stays in syscall_rx only.
+ * busy_poll_idle_cycles sums the stretches of the loops, from the entry
+ * or a poll to the next poll, that ended in a poll that delivered
+ * nothing: what spinning cost.  busy_poll_packets counts the packets of
+ * the loops' own polls (in any task), as the kernel's TcpExt
+ * BusyPollRxPackets does: not those of busy_poll_stop()'s last poll.
+ *
  * The two tracepoints fire for every system call of every task: a call
  * netcost does not watch returns before anything else, its hit not even
  * counted (INFO's hits of these two hooks are watched calls only).
  */
 #include <linux/compat.h>
+#include <linux/netdevice.h>
 #include <asm/syscall.h>
 #include <asm/unistd.h>
 
@@ -60,7 +77,7 @@ static noinline void nc_sys_enter(void *data, int stage)
 	nc_probe_end(t0);
 	nc_stamp(this_nc_cpu(), &st);
 	nc_task_settle(t, &st);
-	t->frames |= NC_FRAME_SYSCALL;
+	t->frames = (t->frames & ~NC_FRAME_BUSY_POLL) | NC_FRAME_SYSCALL;
 	t->load = true;		/* its waits are followed (wait.c) */
 	t->sys_excl = 0;
 	t->sys_dir = stage;
@@ -79,6 +96,81 @@ void nc_tp_sys_enter(void *data, struct pt_regs *regs, long id)
 		nc_sys_enter(data, stage);
 }
 
+/*
+ * nc_busy_close - the busy-poll loop of task slot @t ends at its last
+ * poll: recorded if it polled
+ */
+static void nc_busy_close(struct nc_task *t)
+{
+	if (!(t->frames & NC_FRAME_BUSY_POLL))
+		return;
+	t->frames &= ~NC_FRAME_BUSY_POLL;
+	if (t->bp_polled)
+		nc_record(NETCOST_STAGE_BUSY_POLL,
+			  nc_net(t->bp_mark, t->bp_start, t->bp_mark_excl));
+}
+
+/*
+ * nc_fe_busy_loop - napi_busy_loop() starts: in a watched receive call,
+ * a busy_poll run opens (the call's previous one is recorded)
+ */
+void nc_fe_busy_loop(void *hook, struct ftrace_regs *fregs)
+{
+	struct nc_stamp st;
+	struct nc_task *t;
+	u64 t0;
+
+	preempt_disable_notrace();
+	t0 = nc_hit(hook);
+	t = nc_task_find(current);
+	if (!t || !(t->frames & NC_FRAME_SYSCALL) ||
+	    t->sys_dir != NETCOST_STAGE_SYSCALL_RX)
+		goto out;
+	nc_busy_close(t);
+	nc_probe_end(t0);
+	nc_stamp(this_nc_cpu(), &st);
+	nc_task_settle(t, &st);
+	t->frames |= NC_FRAME_BUSY_POLL;
+	t->bp_polled = 0;
+	t->bp_start = st.now;
+	t->bp_mark = st.now;
+	t->bp_excl = 0;
+	t->bp_mark_excl = 0;
+	preempt_enable_notrace();
+	return;
+out:
+	nc_probe_end(t0);
+	preempt_enable_notrace();
+}
+
+/*
+ * nc_busy_poll_mark - a poll outside a NET_RX softirq and NAPI threads
+ * ended at @st with @work packets: in a busy-poll loop's own polls
+ * (NAPI_STATE_IN_BUSY_POLL: busy_poll_stop() clears it before its poll)
+ * they count in busy_poll_packets; in a busy_poll run, the stretch since
+ * the entry or the previous poll ends here.  Preemption is off (a
+ * tracepoint probe).
+ */
+void nc_busy_poll_mark(const struct napi_struct *napi, int work,
+		       const struct nc_stamp *st)
+{
+	struct nc_task *t;
+	u64 seg;
+
+	if (work > 0 && test_bit(NAPI_STATE_IN_BUSY_POLL, &napi->state))
+		nc_count(NETCOST_CTR_BUSY_POLL_PACKETS, work);
+	t = nc_task_find(current);
+	if (!t || !(t->frames & NC_FRAME_BUSY_POLL))
+		return;
+	nc_task_settle(t, st);
+	seg = nc_net(st->now, t->bp_mark, t->bp_excl - t->bp_mark_excl);
+	if (work <= 0)
+		nc_count(NETCOST_CTR_BUSY_POLL_IDLE_CYCLES, seg);
+	t->bp_mark = st->now;
+	t->bp_mark_excl = t->bp_excl;
+	t->bp_polled = 1;
+}
+
 static noinline void nc_sys_exit(void *data)
 {
 	NC_TP_GUARD()
@@ -92,6 +184,7 @@ static noinline void nc_sys_exit(void *data)
 	if (!t || !(t->frames & NC_FRAME_SYSCALL))
 		goto out;
 	nc_task_settle(t, &st);
+	nc_busy_close(t);
 	t->frames &= ~NC_FRAME_SYSCALL;
 	nc_record(t->sys_dir, nc_net(st.now, t->sys_start, t->sys_excl));
 	nc_task_put(t);

@@ -12,7 +12,7 @@
 #define NETCOST_GENL_NAME	"netcost"
 #define NETCOST_GENL_VERSION	1
 /* Module and tool release; the tool refuses a module of another one. */
-#define NETCOST_VERSION		"0.6.0"
+#define NETCOST_VERSION		"0.7.0"
 
 /*
  * Histograms are log-linear: values below 2^NETCOST_HIST_SUB_BITS get a
@@ -90,7 +90,7 @@ enum netcost_group {
 	NETCOST_GROUP_SOFTIRQ	= 1 << 1,	/* softirq_*, net_rx_in_*, napi_thread */
 	NETCOST_GROUP_NET	= 1 << 2,	/* napi_poll*, rx_skb, tx_xmit */
 	NETCOST_GROUP_SCHED	= 1 << 3,	/* ctx_switch, wakeup_latency */
-	NETCOST_GROUP_SYSCALL	= 1 << 4,	/* syscall_rx, syscall_tx */
+	NETCOST_GROUP_SYSCALL	= 1 << 4,	/* syscall_rx, syscall_tx, busy_poll */
 	NETCOST_GROUP_WAIT	= 1 << 5,	/* runq_wait_*, blocked_load */
 	NETCOST_GROUP_ALL	= (1 << 6) - 1,
 };
@@ -208,6 +208,7 @@ enum netcost_stage {
 	NETCOST_STAGE_RUNQ_WAIT_KSOFTIRQD, /* ksoftirqd queued -> on CPU */
 	NETCOST_STAGE_BLOCKED_LOAD,	/* a load task asleep -> woken, wall */
 	NETCOST_STAGE_NAPI_THREAD,	/* a NAPI thread's poll loop run, net (0.5.0) */
+	NETCOST_STAGE_BUSY_POLL,	/* a busy-poll loop in syscall_rx, net (0.7.0) */
 
 	__NETCOST_STAGE_MAX,
 	NETCOST_STAGE_MAX = __NETCOST_STAGE_MAX - 1
@@ -258,6 +259,10 @@ enum netcost_counter {
 	NETCOST_CTR_NAPI_THREAD_EXCL_CYCLES,
 	/* interrupt and softirq cycles taken out of irq_thread runs (0.6.0) */
 	NETCOST_CTR_IRQ_THREAD_EXCL_CYCLES,
+	/* packets the busy-poll loops' polls delivered (TcpExt BusyPollRxPackets) (0.7.0) */
+	NETCOST_CTR_BUSY_POLL_PACKETS,
+	/* busy_poll cycles that ended in a poll that delivered nothing (0.7.0) */
+	NETCOST_CTR_BUSY_POLL_IDLE_CYCLES,
 
 	__NETCOST_CTR_MAX,
 	NETCOST_CTR_MAX = __NETCOST_CTR_MAX - 1
