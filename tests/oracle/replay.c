@@ -129,6 +129,13 @@ struct task {
 	uint64_t wait_raw;
 	double wait_snap[NCLASSES];	/* wait_cpu's class times at wait_t */
 	struct bh *bh;			/* softirq frames, once it has had one */
+	/*
+	 * the second readings of the softirqs inside its open run (an IRQ
+	 * or NAPI thread's, or a system call's), which the run takes out:
+	 * a softirq that may read shorter leaves the run that much longer
+	 * (run_amb_long), one that may read longer the run shorter
+	 */
+	double run_amb_short, run_amb_long;
 };
 
 #define MAX_PID 65536
@@ -300,18 +307,22 @@ static double task_excl(const struct task *t)
  * AMB_GAP.
  */
 static double line_amb, net_amb0;
+/* for a run that took softirqs out: their second readings (task.run_amb_*) */
+static double run_amb_short, run_amb_long;
 
 static void record(int cpu, enum stage s, double v, uint64_t t0, uint64_t t1, int pid, int net)
 {
 	struct rhist *h = &R->h[cpu][s];
-	double lo = v - line_amb, hi = v + net_amb0;
+	double lo = v - line_amb - run_amb_short, hi = v + net_amb0 + run_amb_long;
 	uint64_t u;
 
 	net_amb0 = 0;
+	run_amb_short = 0;
+	run_amb_long = 0;
 	if (!recording && !M->record_all)
 		return;
-	if (line_amb > 0 || hi > v) {
-		h->amb_short += line_amb;
+	if (v - lo > 0 || hi > v) {
+		h->amb_short += v - lo;
 		h->amb_long += hi - v;
 		h->namb++;
 	}
@@ -558,6 +569,23 @@ static double frame_net(const struct frame *f, double t1)
 	return (t1 - f->t0) - (task_hard(t) - f->h0) - (task_off(t) - f->o0);
 }
 
+/*
+ * take_run_amb - task @t's run ends: the second readings of the softirqs
+ * it took out go with its record (and, turned round, with counter @ctr,
+ * the sum of what it took out; -1: none)
+ */
+static void take_run_amb(int c, struct task *t, int ctr)
+{
+	run_amb_short = t->run_amb_short;
+	run_amb_long = t->run_amb_long;
+	if (ctr >= 0 && (recording || M->record_all)) {
+		R->camb_short[c][ctr] += t->run_amb_long;
+		R->camb_long[c][ctr] += t->run_amb_short;
+	}
+	t->run_amb_short = 0;
+	t->run_amb_long = 0;
+}
+
 /* ---- events ---- */
 
 static void ev_hard_entry(int c, uint64_t ts, int irq, const char *vec, int nic)
@@ -618,6 +646,7 @@ static void ev_softirq_entry(int c, uint64_t ts, int vec, int pid)
 static void ev_softirq_exit(int c, uint64_t ts, int vec, int pid)
 {
 	struct bh *p = bh_of(c, pid);
+	struct task *t;
 	double net, rec;
 
 	if (!p->sirq.open || p->sirq_vec != vec)
@@ -627,6 +656,11 @@ static void ev_softirq_exit(int c, uint64_t ts, int vec, int pid)
 	p->napi.open = 0;
 	rec = net < 0 ? 0 : net;
 	cpus[c].soft_total += rec;
+	t = task(p->sirq.owner);
+	if (t->thr_open || t->nthr_open || t->sys_open) {
+		t->run_amb_long += line_amb;
+		t->run_amb_short += net_amb0;
+	}
 	if (vec == 3) {
 		/* the run's second reading (line_amb) goes with its place's cycles too */
 		if (recording || M->record_all) {
@@ -685,6 +719,7 @@ static void ev_napi_thread_mark(int c, uint64_t ts, int pid)
 	if (t->nthr_open && t->nthr_polled) {
 		double ex = task_excl(t) - t->nthr_x0;
 
+		take_run_amb(c, t, C_NAPI_THREAD_EXCL_CYCLES);
 		record(c, ST_NAPI_THREAD, (at - t->nthr_t0) - ex, t->nthr_raw, ts, pid, 1);
 		/* the interrupts and softirqs: the excluded time but the off-CPU */
 		count(c, C_NAPI_THREAD_EXCL_CYCLES,
@@ -694,6 +729,8 @@ static void ev_napi_thread_mark(int c, uint64_t ts, int pid)
 	if (!t->nthr_open) {
 		t->nthr_open = 1;
 		t->nthr_polled = 0;
+		t->run_amb_short = 0;
+		t->run_amb_long = 0;
 		t->nthr_t0 = at;
 		t->nthr_x0 = task_excl(t);
 		t->nthr_o0 = task_off(t);
@@ -1063,6 +1100,8 @@ static void ev_sys_enter(int c, uint64_t ts, const char *args, int pid)
 	t->sys_o0 = task_off(t);
 	t->sys_raw = ts;
 	t->sys_amb0 = line_amb;
+	t->run_amb_short = 0;
+	t->run_amb_long = 0;
 }
 
 static void ev_sys_exit(int c, uint64_t ts, const char *args, int pid)
@@ -1077,6 +1116,7 @@ static void ev_sys_exit(int c, uint64_t ts, const char *args, int pid)
 	net = (tp_end(ts, "sys_exit") - t->sys_t0) - (task_hard(t) - t->sys_h0) -
 	      (task_soft(t) - t->sys_s0) - (task_off(t) - t->sys_o0);
 	net_amb0 = t->sys_amb0;
+	take_run_amb(c, t, -1);
 	record(c, t->sys_stage, net, t->sys_raw, ts, pid, 1);
 }
 
@@ -1105,6 +1145,8 @@ static void ev_thread_entry(uint64_t ts, const char *sym, int pid)
 	}
 	t->thr_open = 1;
 	t->thr_worked = 1;
+	t->run_amb_short = 0;
+	t->run_amb_long = 0;
 	t->thr_t0 = M->thr_fentry ? fe_entry(ts, sym) : krp_entry(ts, sym);
 	t->thr_h0 = task_hard(t);
 	t->thr_s0 = task_soft(t);
@@ -1123,6 +1165,7 @@ static void ev_thread_return(int c, uint64_t ts, const char *sym, int pid)
 		return;
 	}
 	t->thr_open = 0;
+	take_run_amb(c, t, -1);
 	record(c, ST_IRQ_THREAD,
 	       (krp_return(ts, sym) - t->thr_t0) - (task_hard(t) - t->thr_h0) - (task_off(t) - t->thr_o0),
 	       t->thr_raw, ts, pid, 1);
@@ -1147,6 +1190,13 @@ static void ev_thread_stop(int c, uint64_t ts, int pid)
 	if (M->thr_chain) {
 		ex += task_soft(t) - t->thr_s0;
 		count(c, C_IRQ_THREAD_EXCL_CYCLES, (uint64_t)(ex + 0.5));
+	}
+	/* 0.6.0 takes the softirqs out; before, the run held them whole */
+	if (M->thr_chain) {
+		take_run_amb(c, t, C_IRQ_THREAD_EXCL_CYCLES);
+	} else {
+		t->run_amb_short = 0;
+		t->run_amb_long = 0;
 	}
 	record(c, ST_IRQ_THREAD, (end - t->thr_t0) - ex - (task_off(t) - t->thr_o0), t->thr_raw, ts, pid, 1);
 	t->thr_nest = 0;
