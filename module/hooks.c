@@ -282,8 +282,19 @@ static void nc_hook_detach_fentry(struct nc_hook *h)
  * (4 bytes).  0: not found, no task is a NAPI thread.
  */
 static unsigned long nc_napi_fn;
+/*
+ * RT's backlog threads (6.10+): smpboot threads "backlog_napi/N", whose
+ * loop is smpboot_thread_fn().  0: not found.
+ */
+static unsigned long nc_smpboot_fn;
 
 #define NC_ENDBR_SIZE	4
+
+/* nc_fn_is - function pointer @fn is the function resolved at @at */
+static bool nc_fn_is(unsigned long fn, unsigned long at)
+{
+	return at && fn && at - fn <= NC_ENDBR_SIZE;
+}
 
 /*
  * nc_napi_thread_fn - whether kthread @p runs napi_threaded_poll(): what
@@ -293,10 +304,21 @@ static unsigned long nc_napi_fn;
  */
 bool nc_napi_thread_fn(const struct task_struct *p)
 {
-	unsigned long fn = (unsigned long)kthread_func((struct task_struct *)p);
-	unsigned long at = READ_ONCE(nc_napi_fn);
+	return nc_fn_is((unsigned long)kthread_func((struct task_struct *)p),
+			READ_ONCE(nc_napi_fn));
+}
 
-	return at && fn && at - fn <= NC_ENDBR_SIZE;
+/*
+ * nc_backlog_thread_fn - whether kthread @p runs smpboot_thread_fn(), the
+ * loop of RT's backlog threads, whose "backlog_napi/" name tells them
+ * from the other smpboot threads (nc_task_kind()).  Their backlog's
+ * napi->thread is the thread (backlog_napi_setup()): its polls are
+ * matched as a NAPI thread's.
+ */
+bool nc_backlog_thread_fn(const struct task_struct *p)
+{
+	return nc_fn_is((unsigned long)kthread_func((struct task_struct *)p),
+			READ_ONCE(nc_smpboot_fn));
 }
 
 static void nc_tp_lookup(struct tracepoint *tp, void *priv)
@@ -559,6 +581,9 @@ int nc_hooks_init(void)
 	nc_napi_fn = nc_fe_addr("napi_threaded_poll");
 	if (!nc_napi_fn)
 		pr_info("netcost: napi_threaded_poll not found, no NAPI thread is followed\n");
+	nc_smpboot_fn = nc_fe_addr("smpboot_thread_fn");
+	if (!nc_smpboot_fn)
+		pr_info("netcost: smpboot_thread_fn not found, no backlog thread is followed\n");
 	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++) {
 		if (nc_hooks[i].kind == NETCOST_HOOK_FENTRY && nc_nr_fe < ARRAY_SIZE(nc_fe_hooks))
 			nc_fe_hooks[nc_nr_fe++] = &nc_hooks[i];

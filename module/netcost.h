@@ -550,13 +550,16 @@ struct nc_task {
 extern unsigned int nc_task_slots;
 
 bool nc_napi_thread_fn(const struct task_struct *p);
+bool nc_backlog_thread_fn(const struct task_struct *p);
 
 /*
  * nc_task_kind - IRQ threads and ksoftirqd are told apart by their name:
  * "irq/..." and "ksoftirqd/...", compared as whole words (it runs twice
  * in every context switch: inline).  A NAPI thread is a kthread named
  * "napi/..." whose thread function is napi_threaded_poll()
- * (nc_napi_thread_fn(), out of line: only those names pay for it).
+ * (nc_napi_thread_fn(), out of line: only those names pay for it); RT's
+ * backlog threads (6.10+) are NAPI threads too: kthreads named
+ * "backlog_napi/..." that run smpboot_thread_fn() (nc_backlog_thread_fn()).
  */
 static __always_inline enum nc_task_kind nc_task_kind(const struct task_struct *p)
 {
@@ -573,6 +576,9 @@ static __always_inline enum nc_task_kind nc_task_kind(const struct task_struct *
 	memcpy(&w8, p->comm, sizeof(w8));
 	if (w8 == *(const u64 *)"ksoftirq" && p->comm[8] == 'd' && p->comm[9] == '/')
 		return NC_TASK_KSOFTIRQD;
+	if (w8 == *(const u64 *)"backlog_" && !memcmp(p->comm + 8, "napi/", 5) &&
+	    nc_backlog_thread_fn(p))
+		return NC_TASK_NAPI_THREAD;
 	return NC_TASK_OTHER;
 }
 

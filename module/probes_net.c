@@ -22,7 +22,12 @@
  * own stages; napi_thread_excl_cycles sums what was taken out) and of
  * the time off CPU.  The next run starts at the same stamp, so the runs
  * hold all the thread runs but those few instructions.  The run's state
- * lives in the task table, like an IRQ thread's.
+ * lives in the task table, like an IRQ thread's.  RT's backlog threads
+ * ("backlog_napi/N", 6.10+: RPS and netif_rx() backlogs) are NAPI threads
+ * too (nc_task_kind()): their smpboot loop asks kthread_should_stop()
+ * before each call of its thread function, and their CPU's backlog has
+ * napi->thread set to them.  They take only other CPUs' RPS packets: a
+ * CPU's own backlog runs in its NET_RX softirq.
  *
  * rx_skb: one packet handed to the stack, from netif_receive_skb_entry,
  * napi_gro_receive_entry, napi_gro_frags_entry or netif_rx_entry to the

@@ -11,7 +11,15 @@
 #              NIC IRQ threads, where interrupts are threaded (RT or
 #              threadirqs), against irq_thread;
 #   threaded/  eth0 with threaded NAPI (threaded = 1): its napi/eth0-N
-#              thread against napi_thread (and the IRQ threads again).
+#              thread against napi_thread (and the IRQ threads again);
+#   rps/       eth0 with softirq NAPI and RPS (queues/rx-0/rps_cpus):
+#              the stack runs in a CPU's backlog.  With one CPU, RPS to
+#              it: the backlog runs in the NET_RX softirq (RT's backlog
+#              threads take only other CPUs' packets).  With two or
+#              more, RPS to CPU 1, the NIC's interrupt on CPU 0: where
+#              the kernel has RT's backlog threads (backlog_napi/N,
+#              PREEMPT_RT 6.10+), backlog_napi/1 runs the stack, against
+#              napi_thread.
 # Each window is exact for the threads: the sender stops and the threads
 # fall asleep before their runtime is read, on both sides of the netcost
 # reset and of the end of recording.  eth0's threaded setting is set back
@@ -70,7 +78,7 @@ threads() {
 	for p in /proc/[0-9]*; do
 		read -r comm < "$p/comm" 2> /dev/null || continue
 		case $comm in
-		napi/*) echo "${p#/proc/} $comm" ;;
+		napi/*|backlog_napi/*) echo "${p#/proc/} $comm" ;;
 		irq/*)
 			n=${comm#irq/}; n=${n%%-*}
 			for i in $nic_irqs; do
@@ -121,7 +129,7 @@ if [ -w $T/trace_clock ] && [ -n "$fts" ] && [ -r $KL ] && [ -w $KOPT ]; then
 	# no comm recording: it adds a probe of its own to sched_switch,
 	# after netcost's pause stamp and before ftrace's (tests/oracle)
 	echo 0 > $T/options/record-cmd
-	f='prev_comm ~ "napi/*" || prev_comm ~ "irq/*" || next_comm ~ "napi/*" || next_comm ~ "irq/*"'
+	f='prev_comm ~ "napi/*" || prev_comm ~ "irq/*" || prev_comm ~ "backlog_napi/*" || next_comm ~ "napi/*" || next_comm ~ "irq/*" || next_comm ~ "backlog_napi/*"'
 	if echo x86-tsc > $T/trace_clock && echo 8192 > $T/buffer_size_kb &&
 	   echo "$f" > $T/events/sched/sched_switch/filter &&
 	   mkdir $P && echo 0 > $P/tracing_on && echo x86-tsc > $P/trace_clock &&
@@ -182,7 +190,32 @@ warm_up() {
 	sleep 0.5
 }
 
-# cal/: the same load with threaded NAPI, before netcost's load
+# RT's backlog threads, and eth0's RPS mask
+RPS=/sys/class/net/eth0/queues/rx-0/rps_cpus
+backlog=0
+for p in /proc/[0-9]*; do
+	read -r comm < "$p/comm" 2> /dev/null || continue
+	case $comm in backlog_napi/*) backlog=1 ;; esac
+done
+# with one CPU the backlog threads take nothing (RPS to the CPU itself
+# runs its backlog in NET_RX)
+[ "$(nproc)" -ge 2 ] || backlog=0
+old_rps=$(cat $RPS 2> /dev/null)
+# pin_eth0 / unpin_eth0 - eth0's interrupt (and its IRQ thread) on CPU 0,
+# so that RPS to CPU 1 goes to another CPU's backlog; and back
+e0=$(awk -v re="$(nic_irq_regex eth0)" 'NR > 1 && $0 ~ re { sub(/:$/, "", $1); print $1 }' /proc/interrupts)
+pin_eth0() {
+	for i in $e0; do
+		cat /proc/irq/$i/smp_affinity_list > /tmp/aff.$i
+		echo 0 > /proc/irq/$i/smp_affinity_list || notok "rps: cannot pin IRQ $i to CPU 0"
+	done
+}
+unpin_eth0() { for i in $e0; do cat /tmp/aff.$i > /proc/irq/$i/smp_affinity_list; done; }
+[ -w $RPS ] || notok "rps: no $RPS (RPS is in every lab kernel)"
+echo "$backlog" > "$out/backlog"
+
+# cal/: the same load with threaded NAPI (and with RPS into the backlog
+# thread, where there is one), before netcost's load
 if [ $trace = 1 ]; then
 	mkdir -p "$out/cal"
 	echo 1 > $TH || notok "cal: cannot set $TH to 1"
@@ -193,6 +226,15 @@ if [ $trace = 1 ]; then
 	in-ns netcost-gen send -H 10.0.0.1 -p 9200 -m 18 -r "$rate" -b 1 -n 400 -q --report-wait 0 \
 		> "$out/cal/send.out" 2>&1 || notok "cal: the sender failed"
 	sleep 0.3
+	if [ $backlog = 1 ]; then
+		pin_eth0
+		echo 0 > $TH; echo 2 > $RPS
+		in-ns netcost-gen send -H 10.0.0.1 -p 9200 -m 18 -r "$rate" -b 1 -n 400 -q --report-wait 0 \
+			> "$out/cal/send-rps.out" 2>&1 || notok "cal: the sender failed (RPS)"
+		sleep 0.3
+		echo "$old_rps" > $RPS
+		unpin_eth0
+	fi
 	trace_on 0
 	cat $T/trace > "$out/cal/trace"
 	cat $P/trace > "$out/cal/trace.pre"
@@ -208,11 +250,14 @@ fi
 # netcost's, the kprobe events' ftrace_ops before netcost's
 [ $trace = 1 ] && top_events 1
 
-# window NAME THREADED - one window into $out/NAME
+# window NAME THREADED [RPS] - one window into $out/NAME
 window() {
 	d=/tmp/t.$1
 	mkdir -p $d "$out/$1"
 	echo "$2" > $TH || { notok "$1: cannot set $TH to $2"; return; }
+	if [ -n "${3:-}" ]; then
+		echo "$3" > $RPS || { notok "$1: cannot set $RPS to $3"; return; }
+	fi
 	warm_up
 	runtime $d/before.0
 	[ $trace = 1 ] && : > $T/trace && : > $P/trace && trace_on 1
@@ -231,13 +276,24 @@ window() {
 	netcost info -j > $d/info.json || notok "$1: netcost info -j"
 	netcost config set recording on
 	cp $d/* "$out/$1/"
-	diag "$1 (threaded=$2): $(awk '{ printf "%s ", $2 }' $d/after.1)"
-	ok "$1: a ${secs}s window of ${rate} pps, threaded=$2"
+	[ -n "${3:-}" ] && echo "$old_rps" > $RPS
+	diag "$1 (threaded=$2${3:+, rps_cpus=$3}): $(awk '{ printf "%s ", $2 }' $d/after.1)"
+	ok "$1: a ${secs}s window of ${rate} pps, threaded=$2${3:+, rps_cpus=$3}"
 }
 
 echo "${LAB_ICOUNT:-0}" > "$out/icount"
 window softirq 0
 window threaded 1
+if [ -w $RPS ]; then
+	if [ "$(nproc)" -ge 2 ]; then
+		pin_eth0
+		window rps 0 2
+		unpin_eth0
+	else
+		window rps 0 1
+	fi
+	[ $backlog = 1 ] || diag "rps: no backlog threads in this kernel (RT 6.10+ has them): the backlog runs in NET_RX"
+fi
 echo "$old_threaded" > $TH || notok "cannot set $TH back to $old_threaded"
 trace_end
 kill $sink 2> /dev/null
