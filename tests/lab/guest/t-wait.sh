@@ -76,7 +76,9 @@ delays() {
 kthreads() {
 	for p in /proc/[0-9]*; do
 		read -r comm < "$p/comm" 2> /dev/null || continue
-		case $comm in irq/*|ksoftirqd/*) echo "${p#/proc/}" ;; esac
+		# netcost's IRQ-thread class holds the NAPI threads too:
+		# threaded NAPI's napi/*, RT's backlog_napi/*
+		case $comm in irq/*|napi/*|backlog_napi/*|ksoftirqd/*) echo "${p#/proc/}" ;; esac
 	done
 }
 
@@ -131,10 +133,11 @@ if [ -w $T/trace_clock ] && [ -e $T/events/sched/sched_stat_wait ] &&
 			lw="$lw || pid == $t"
 			ls="$ls || prev_pid == $t || next_pid == $t"
 		done
-		echo "comm ~ \"ksoftirqd/*\" || comm ~ \"irq/*\"$lw" > $T/events/sched/sched_wakeup/filter
-		echo "comm ~ \"ksoftirqd/*\" || comm ~ \"irq/*\"$lw" > $T/events/sched/sched_stat_wait/filter
-		f='prev_comm ~ "ksoftirqd/*" || prev_comm ~ "irq/*"'
-		f="$f || next_comm ~ \"ksoftirqd/*\" || next_comm ~ \"irq/*\"$ls"
+		k='comm ~ "ksoftirqd/*" || comm ~ "irq/*" || comm ~ "napi/*" || comm ~ "backlog_napi/*"'
+		echo "$k$lw" > $T/events/sched/sched_wakeup/filter
+		echo "$k$lw" > $T/events/sched/sched_stat_wait/filter
+		f='prev_comm ~ "ksoftirqd/*" || prev_comm ~ "irq/*" || prev_comm ~ "napi/*" || prev_comm ~ "backlog_napi/*"'
+		f="$f || next_comm ~ \"ksoftirqd/*\" || next_comm ~ \"irq/*\" || next_comm ~ \"napi/*\" || next_comm ~ \"backlog_napi/*\"$ls"
 		echo "$f" > $T/events/sched/sched_switch/filter
 		for e in sched_wakeup sched_stat_wait sched_switch; do
 			echo 1 > $T/events/sched/$e/enable
