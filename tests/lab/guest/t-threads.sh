@@ -292,7 +292,11 @@ if [ -w $RPS ]; then
 	else
 		window rps 0 1
 	fi
-	[ $backlog = 1 ] || diag "rps: no backlog threads in this kernel (RT 6.10+ has them): the backlog runs in NET_RX"
+	if [ "$(nproc)" -lt 2 ]; then
+		diag "rps: one CPU, RPS to itself: its backlog runs in NET_RX (backlog threads take other CPUs' packets)"
+	elif [ $backlog = 0 ]; then
+		diag "rps: no backlog threads in this kernel (PREEMPT_RT 6.10+ has them): the backlog runs in NET_RX"
+	fi
 fi
 echo "$old_threaded" > $TH || notok "cannot set $TH back to $old_threaded"
 trace_end
