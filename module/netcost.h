@@ -475,7 +475,7 @@ enum nc_task_kind {
 #define NC_FRAME_SYSCALL	BIT(0)
 #define NC_FRAME_IRQ_THREAD	BIT(1)
 #define NC_FRAME_NAPI_THREAD	BIT(2)	/* thr_start/thr_excl: a NAPI thread's run */
-#define NC_FRAME_BUSY_POLL	BIT(3)	/* bp_*: a busy-poll loop in the system call */
+#define NC_FRAME_BUSY_POLL	BIT(3)	/* bp_*: a busy-poll loop, inside NC_FRAME_SYSCALL */
 
 /* wait.c: a task's waiting state (nc_task.wstate) */
 enum nc_wait_state {
@@ -523,11 +523,15 @@ struct nc_task {
 				u64 sys_start;	/* cycles */
 				u64 sys_excl;	/* cycles: nested irq, softirq, off-CPU */
 				int sys_dir;	/* stage of the open syscall */
+				/*
+				 * a busy-poll loop, nested in the call: its
+				 * exclusions are the call's since its start
+				 */
 				u8 bp_polled;	/* the busy-poll loop has polled */
 				u64 bp_start;	/* cycles: the busy-poll loop's entry */
-				u64 bp_excl;	/* cycles: as sys_excl, in the loop */
+				u64 bp_start_excl; /* sys_excl at bp_start */
 				u64 bp_mark;	/* cycles: its last poll (or entry) */
-				u64 bp_mark_excl; /* bp_excl at bp_mark */
+				u64 bp_mark_excl; /* sys_excl at bp_mark */
 			};
 			struct {	/* an IRQ or NAPI thread (a kthread: no system call) */
 				u64 poll_start;	/* cycles: the NAPI run's wake or last poll */
@@ -652,8 +656,6 @@ static __always_inline void nc_task_settle(struct nc_task *t, const struct nc_st
 
 	if (t->frames & NC_FRAME_SYSCALL)
 		t->sys_excl += dh + ds;
-	if (t->frames & NC_FRAME_BUSY_POLL)
-		t->bp_excl += dh + ds;
 	if (t->frames & (NC_FRAME_IRQ_THREAD | NC_FRAME_NAPI_THREAD)) {
 		t->thr_excl += dh + ds;
 		t->thr_irq += dh + ds;
@@ -686,8 +688,6 @@ static __always_inline void nc_task_resume(struct nc_task *t, const struct nc_st
 
 		if (t->frames & NC_FRAME_SYSCALL)
 			t->sys_excl += out;
-		if (t->frames & NC_FRAME_BUSY_POLL)
-			t->bp_excl += out;
 		if (t->frames & (NC_FRAME_IRQ_THREAD | NC_FRAME_NAPI_THREAD))
 			t->thr_excl += out;
 	}

@@ -26,6 +26,9 @@
  * nothing: what spinning cost.  busy_poll_packets counts the packets of
  * the loops' own polls (in any task), as the kernel's TcpExt
  * BusyPollRxPackets does: not those of busy_poll_stop()'s last poll.
+ * The loop runs inside the call's frame, so what the call took out since
+ * the loop's start (sys_excl) is what the loop takes out: the task
+ * table keeps sys_excl's value at its start and at its last poll.
  *
  * The two tracepoints fire for every system call of every task: a call
  * netcost does not watch returns before anything else, its hit not even
@@ -107,7 +110,7 @@ static void nc_busy_close(struct nc_task *t)
 	t->frames &= ~NC_FRAME_BUSY_POLL;
 	if (t->bp_polled)
 		nc_record(NETCOST_STAGE_BUSY_POLL,
-			  nc_net(t->bp_mark, t->bp_start, t->bp_mark_excl));
+			  nc_net(t->bp_mark, t->bp_start, t->bp_mark_excl - t->bp_start_excl));
 }
 
 /*
@@ -134,8 +137,8 @@ void nc_fe_busy_loop(void *hook, struct ftrace_regs *fregs)
 	t->bp_polled = 0;
 	t->bp_start = st.now;
 	t->bp_mark = st.now;
-	t->bp_excl = 0;
-	t->bp_mark_excl = 0;
+	t->bp_start_excl = t->sys_excl;
+	t->bp_mark_excl = t->sys_excl;
 	preempt_enable_notrace();
 	return;
 out:
@@ -163,11 +166,11 @@ void nc_busy_poll_mark(const struct napi_struct *napi, int work,
 	if (!t || !(t->frames & NC_FRAME_BUSY_POLL))
 		return;
 	nc_task_settle(t, st);
-	seg = nc_net(st->now, t->bp_mark, t->bp_excl - t->bp_mark_excl);
+	seg = nc_net(st->now, t->bp_mark, t->sys_excl - t->bp_mark_excl);
 	if (work <= 0)
 		nc_count(NETCOST_CTR_BUSY_POLL_IDLE_CYCLES, seg);
 	t->bp_mark = st->now;
-	t->bp_mark_excl = t->bp_excl;
+	t->bp_mark_excl = t->sys_excl;
 	t->bp_polled = 1;
 }
 
