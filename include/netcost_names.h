@@ -83,6 +83,7 @@ static const char *const netcost_counter_names[] __maybe_unused = {
 	[NETCOST_CTR_IRQ_THREAD_EXCL_CYCLES]		= "irq_thread_excl_cycles",
 	[NETCOST_CTR_BUSY_POLL_PACKETS]			= "busy_poll_packets",
 	[NETCOST_CTR_BUSY_POLL_IDLE_CYCLES]		= "busy_poll_idle_cycles",
+	[NETCOST_CTR_RX_BACKLOG_PACKETS]		= "rx_backlog_packets",
 };
 
 static const char *const netcost_role_names[] __maybe_unused = {

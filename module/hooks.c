@@ -131,6 +131,12 @@ static struct nc_hook nc_hooks[] = {
 	NC_TP("napi_gro_receive_exit", NETCOST_GROUP_NET, nc_tp_rx_exit),
 	NC_TP("netif_rx_exit", NETCOST_GROUP_NET, nc_tp_rx_exit),
 	NC_TP("napi_gro_frags_exit", NETCOST_GROUP_NET, nc_tp_rx_exit),
+	/*
+	 * a backlog poll (RPS, netif_rx()) hands its packets to the stack
+	 * with no entry event: its start, and each packet's core event
+	 */
+	NC_FE(NETCOST_GROUP_NET, NC_FE_PROCESS_BACKLOG, "process_backlog"),
+	NC_TP("netif_receive_skb", NETCOST_GROUP_NET, nc_tp_rx_core),
 	NC_TP("netif_receive_skb_list_entry", NETCOST_GROUP_NET, nc_tp_rx_list_entry),
 	NC_TP("netif_receive_skb_list_exit", NETCOST_GROUP_NET, nc_tp_rx_list_exit),
 	NC_TP("net_dev_start_xmit", NETCOST_GROUP_NET, nc_tp_start_xmit),
@@ -173,7 +179,7 @@ void *nc_kp_hook(struct kprobe *p)
 static struct ftrace_ops nc_fops;
 static unsigned int nc_fops_funcs;	/* functions in its filter */
 /* the fentry hooks of the table, for nc_fe_dispatch() */
-static struct nc_hook *nc_fe_hooks[8];
+static struct nc_hook *nc_fe_hooks[12];
 static unsigned int nc_nr_fe;
 
 /*
@@ -206,6 +212,9 @@ void nc_fe_dispatch(unsigned long ip, unsigned long parent_ip,
 			break;
 		case NC_FE_BUSY_LOOP:
 			nc_fe_busy_loop(h, fregs);
+			break;
+		case NC_FE_PROCESS_BACKLOG:
+			nc_fe_process_backlog(h, fregs);
 			break;
 		}
 		return;
@@ -425,6 +434,7 @@ static void nc_frames_reset(void)
 		WRITE_ONCE(c->switch_start, 0);
 		WRITE_ONCE(c->switch_next, NULL);
 		WRITE_ONCE(c->bh_owner, NULL);
+		WRITE_ONCE(c->backlog_owner, NULL);
 		nc_bh_reset(&c->bh);
 	}
 	nc_tasks_flush();

@@ -140,6 +140,7 @@ struct nc_frame {
 	u64 out_at;			/* cycles: owner switched out, or 0 */
 	int depth;			/* 0 = no frame open */
 	bool list;			/* rx: opened by a list entry */
+	bool backlog;			/* rx: a packet of a backlog poll */
 };
 
 /*
@@ -197,6 +198,11 @@ struct nc_cpu {
 	u64 vector_start;		/* cycles, 0 = no system vector open */
 	u64 vector_hard;		/* hard_total at vector_start (NMIs) */
 	struct task_struct *bh_owner;	/* the task inside do_softirq(), or NULL */
+	/*
+	 * the task in this CPU's backlog poll (process_backlog(): one at a
+	 * time, on its own CPU), until the poll's napi_poll event, or NULL
+	 */
+	struct task_struct *backlog_owner;
 	struct nc_bh bh;		/* unused if NC_BH_PER_TASK */
 	u64 switch_start;		/* cycles at sched_switch, 0 = none */
 	/*
@@ -271,6 +277,7 @@ static const u32 nc_ctr_group[__NETCOST_CTR_MAX] __maybe_unused = {
 	[NETCOST_CTR_IRQ_THREAD_EXCL_CYCLES]		= NETCOST_GROUP_IRQ,
 	[NETCOST_CTR_BUSY_POLL_PACKETS]			= NETCOST_GROUP_NET,
 	[NETCOST_CTR_BUSY_POLL_IDLE_CYCLES]		= NETCOST_GROUP_SYSCALL,
+	[NETCOST_CTR_RX_BACKLOG_PACKETS]		= NETCOST_GROUP_NET,
 };
 
 /*
@@ -397,6 +404,7 @@ static __always_inline void nc_frame_begin(struct nc_frame *f, const struct nc_s
 	f->hard_snap = st->hard;
 	f->out_at = 0;
 	f->list = false;
+	f->backlog = false;
 	f->depth = 1;
 }
 
@@ -836,6 +844,7 @@ enum nc_fe_id {
 	NC_FE_KTHREAD_SHOULD_STOP,
 	NC_FE_IRQ_THREAD,
 	NC_FE_BUSY_LOOP,
+	NC_FE_PROCESS_BACKLOG,
 };
 
 void nc_fe_dispatch(unsigned long ip, unsigned long parent_ip,
@@ -863,6 +872,7 @@ void nc_tp_napi_poll(void *data, struct napi_struct *napi, int work,
 		     int budget);
 void nc_tp_rx_entry(void *data, const struct sk_buff *skb);
 void nc_tp_rx_exit(void *data, int ret);
+void nc_tp_rx_core(void *data, struct sk_buff *skb);
 void nc_tp_start_xmit(void *data, const struct sk_buff *skb,
 		      const struct net_device *dev);
 void nc_tp_xmit(void *data, struct sk_buff *skb, int rc,
@@ -895,6 +905,7 @@ void nc_fe_do_softirq(void *hook, struct ftrace_regs *fregs);
 void nc_fe_irq_thread(void *hook, struct ftrace_regs *fregs);
 void nc_fe_kthread_should_stop(void *hook, struct ftrace_regs *fregs);
 void nc_fe_busy_loop(void *hook, struct ftrace_regs *fregs);
+void nc_fe_process_backlog(void *hook, struct ftrace_regs *fregs);
 int nc_kp_finish_task_switch(struct kprobe *p, struct pt_regs *regs);
 
 /* ---- netlink (netlink.c) ---- */

@@ -55,6 +55,7 @@ static void __maybe_unused nc_probe_types(void)
 	NC_CHECK(napi_gro_receive_exit, nc_tp_rx_exit);
 	NC_CHECK(napi_gro_frags_exit, nc_tp_rx_exit);
 	NC_CHECK(netif_rx_exit, nc_tp_rx_exit);
+	NC_CHECK(netif_receive_skb, nc_tp_rx_core);
 	NC_CHECK(netif_receive_skb_list_entry, nc_tp_rx_list_entry);
 	NC_CHECK(netif_receive_skb_list_exit, nc_tp_rx_list_exit);
 	NC_CHECK(net_dev_start_xmit, nc_tp_start_xmit);

@@ -36,6 +36,12 @@
  * GRO, the stack may deliver a batch of earlier packets inside a later
  * napi_gro_receive(); that run carries their cost.  A nested entry (a
  * tunnel re-injecting a packet) counts a packet but not a second run.
+ * A backlog poll (process_backlog(): RPS, netif_rx()) hands its packets
+ * to the stack with no entry event: there a packet runs from its
+ * netif_receive_skb event to the next packet's or to the poll's
+ * napi_poll event, which holds the loop's few instructions between
+ * packets; it counts in rx_backlog_packets, on the CPU that processed
+ * it (rx_packets counted it where it entered, before the backlog).
  *
  * tx_xmit: one packet through a driver's xmit, net_dev_start_xmit ->
  * net_dev_xmit, loopback excluded.
@@ -112,6 +118,21 @@ out:
 	preempt_enable_notrace();
 }
 
+/*
+ * nc_backlog_close - the backlog packet frame of the running task ends
+ * at @st, if one is open (and not nested in another packet's)
+ */
+static void nc_backlog_close(struct nc_cpu *c, const struct nc_stamp *st)
+{
+	struct nc_bh *b = nc_bh_find(c);
+
+	if (b && b->rx.depth == 1 && b->rx.owner == current && b->rx.backlog) {
+		b->rx.backlog = false;
+		nc_record(NETCOST_STAGE_RX_SKB, nc_frame_end(&b->rx, st));
+		nc_bh_put(b);
+	}
+}
+
 void nc_tp_napi_poll(void *data, struct napi_struct *napi, int work,
 		     int budget)
 {
@@ -124,6 +145,11 @@ void nc_tp_napi_poll(void *data, struct napi_struct *napi, int work,
 	/* an end: stamped first, the hit counted after */
 	nc_stamp(c, &st);
 	t0 = nc_hit(data);
+	/* the first poll to end in the backlog poll's task is that poll */
+	if (unlikely(c->backlog_owner == current)) {
+		c->backlog_owner = NULL;
+		nc_backlog_close(c, &st);
+	}
 	nc_record(NETCOST_STAGE_NAPI_POLL_WORK, max(work, 0));
 	if (work >= budget)
 		nc_count(NETCOST_CTR_NAPI_BUDGET_EXHAUSTED, 1);
@@ -256,6 +282,67 @@ void nc_tp_rx_exit(void *data, int ret)
 	if (b && !nc_rx_unskip(b))
 		nc_frame_close(b, &b->rx, NETCOST_STAGE_RX_SKB, &st);
 	nc_probe_end(t0);
+}
+
+/*
+ * nc_fe_process_backlog - this CPU's backlog poll starts: until its
+ * napi_poll event, each netif_receive_skb event of its task is a packet
+ * it took (nc_tp_rx_core())
+ */
+void nc_fe_process_backlog(void *hook, struct ftrace_regs *fregs)
+{
+	u64 t0;
+
+	preempt_disable_notrace();
+	t0 = nc_hit(hook);
+	this_nc_cpu()->backlog_owner = current;
+	nc_probe_end(t0);
+	preempt_enable_notrace();
+}
+
+/*
+ * nc_tp_rx_core - netif_receive_skb: every packet the stack processes,
+ * also inside the rx frames above.  In a backlog poll's task, outside
+ * any other packet's frame, it ends the previous backlog packet and
+ * starts this one.
+ */
+void nc_tp_rx_core(void *data, struct sk_buff *skb)
+{
+	NC_TP_GUARD()
+	struct nc_cpu *c = this_nc_cpu();
+	struct nc_stamp st;
+	struct nc_bh *b;
+	u64 t0;
+
+	if (likely(c->backlog_owner != current)) {
+		nc_probe_end(nc_hit(data));
+		return;
+	}
+	/* an end and a start: stamped first, the hit counted after */
+	nc_stamp(c, &st);
+	t0 = nc_hit(data);
+	b = nc_bh_find(c);
+	if (b && b->rx.depth && b->rx.owner == current &&
+	    (b->rx.depth > 1 || !b->rx.backlog)) {
+		/* a packet inside another one's frame (a tunnel's, say) */
+		nc_probe_end(t0);
+		return;
+	}
+	nc_backlog_close(c, &st);
+	if (nc_skb_loopback(skb)) {
+		nc_probe_end(t0);
+		return;
+	}
+	nc_count(NETCOST_CTR_RX_BACKLOG_PACKETS, 1);
+	b = nc_bh_get(c);
+	if (!b) {
+		nc_probe_end(t0);
+		return;
+	}
+	nc_probe_end(t0);
+	nc_stamp(c, &st);
+	nc_frame_begin(&b->rx, &st);
+	b->rx.backlog = true;
 }
 
 /*

@@ -12,7 +12,7 @@
 #define NETCOST_GENL_NAME	"netcost"
 #define NETCOST_GENL_VERSION	1
 /* Module and tool release; the tool refuses a module of another one. */
-#define NETCOST_VERSION		"0.7.0"
+#define NETCOST_VERSION		"0.8.0"
 
 /*
  * Histograms are log-linear: values below 2^NETCOST_HIST_SUB_BITS get a
@@ -263,6 +263,8 @@ enum netcost_counter {
 	NETCOST_CTR_BUSY_POLL_PACKETS,
 	/* busy_poll cycles that ended in a poll that delivered nothing (0.7.0) */
 	NETCOST_CTR_BUSY_POLL_IDLE_CYCLES,
+	/* packets the stack took from this CPU's backlog (RPS, netif_rx()) (0.8.0) */
+	NETCOST_CTR_RX_BACKLOG_PACKETS,
 
 	__NETCOST_CTR_MAX,
 	NETCOST_CTR_MAX = __NETCOST_CTR_MAX - 1

@@ -263,6 +263,10 @@ window() {
 	[ $trace = 1 ] && : > $T/trace && : > $P/trace && trace_on 1
 	netcost reset || notok "$1: netcost reset"
 	runtime $d/before.1
+	# the kernel's own per-CPU count of packets the stack processed
+	# (softnet_stat's first column) and loopback's, for rx_backlog_packets
+	cat /proc/net/softnet_stat > $d/softnet.before
+	cat /sys/class/net/lo/statistics/rx_packets > $d/lo.before
 	mark nct_in
 	in-ns netcost-gen send -H 10.0.0.1 -p 9200 -m 18 -r "$rate" -b 1 -l "$secs" -q --report-wait 0 \
 		> "$out/$1/send.out" 2>&1 || notok "$1: the sender failed"
@@ -270,6 +274,8 @@ window() {
 	runtime $d/after.0
 	mark nct_out
 	netcost config set recording off || notok "$1: recording off"
+	cat /proc/net/softnet_stat > $d/softnet.after
+	cat /sys/class/net/lo/statistics/rx_packets > $d/lo.after
 	[ $trace = 1 ] && trace_on 0 && cat $T/trace > $d/trace && cat $P/trace > $d/trace.pre
 	runtime $d/after.1
 	netcost dump -j > $d/after.json || notok "$1: netcost dump -j"
