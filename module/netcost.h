@@ -141,6 +141,7 @@ struct nc_frame {
 	int depth;			/* 0 = no frame open */
 	bool list;			/* rx: opened by a list entry */
 	bool backlog;			/* rx: a packet of a backlog poll */
+	bool flush;			/* rx: a list GRO delivered (gro_normal_list()) */
 };
 
 /*
@@ -405,6 +406,7 @@ static __always_inline void nc_frame_begin(struct nc_frame *f, const struct nc_s
 	f->out_at = 0;
 	f->list = false;
 	f->backlog = false;
+	f->flush = false;
 	f->depth = 1;
 }
 
@@ -416,6 +418,21 @@ static __always_inline u64 nc_frame_end(struct nc_frame *f, const struct nc_stam
 {
 	f->depth = 0;
 	return nc_net(st->now, f->start, f->excl + (st->hard - f->hard_snap));
+}
+
+/*
+ * nc_rx_flush_end - the running task's GRO flush list (an rx frame that a
+ * netif_receive_skb event outside any frame opened, probes_net.c) ends at
+ * @st, if one is open: recorded as rx_skb.  The caller gives @b back
+ * (nc_bh_put()) or reopens its rx frame.
+ */
+static __always_inline bool nc_rx_flush_end(struct nc_bh *b, const struct nc_stamp *st)
+{
+	if (likely(!b->rx.flush) || b->rx.depth != 1 || b->rx.owner != current)
+		return false;
+	b->rx.flush = false;
+	nc_record(NETCOST_STAGE_RX_SKB, nc_frame_end(&b->rx, st));
+	return true;
 }
 
 void __nc_frames_pause(struct nc_bh *b, struct task_struct *prev,

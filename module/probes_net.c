@@ -33,9 +33,16 @@
  * napi_gro_receive_entry, napi_gro_frags_entry or netif_rx_entry to the
  * matching _exit, or a list from netif_receive_skb_list_entry to its one
  * _exit; packets of loopback devices are neither counted nor timed.  With
- * GRO, the stack may deliver a batch of earlier packets inside a later
- * napi_gro_receive(); that run carries their cost.  A nested entry (a
- * tunnel re-injecting a packet) counts a packet but not a second run.
+ * GRO, the stack delivers the packets it passed on (GRO_NORMAL) in lists
+ * of gro_normal_batch: inside a later napi_gro_receive(), whose run then
+ * carries their cost, or at the poll's end (napi_complete_done(),
+ * gro_normal_list()), with no entry event.  There the list is one run,
+ * from its first packet's netif_receive_skb event to the poll's napi_poll
+ * event (or to the next entry, the NET_RX softirq's end, the NAPI
+ * thread's next mark: a poll that used its whole budget flushes after its
+ * napi_poll event); its packets were counted at their entries.  A nested
+ * entry (a tunnel re-injecting a packet) counts a packet but not a second
+ * run.
  * A backlog poll (process_backlog(): RPS, netif_rx()) hands its packets
  * to the stack with no entry event: there a packet runs from its
  * netif_receive_skb event to the next packet's or to the poll's
@@ -84,6 +91,7 @@ void nc_napi_thread_mark(void *hook)
 {
 	struct nc_stamp st;
 	struct nc_task *t;
+	struct nc_bh *b;
 	u64 t0;
 
 	preempt_disable_notrace();
@@ -99,6 +107,10 @@ void nc_napi_thread_mark(void *hook)
 		goto out;
 	}
 	nc_task_settle(t, &st);
+	/* a list GRO flushed after a poll's event (a poll that used its budget) */
+	b = nc_bh_of(this_nc_cpu(), t);
+	if (b && nc_rx_flush_end(b, &st))
+		nc_bh_put(b);
 	if ((t->frames & NC_FRAME_NAPI_THREAD) && t->thr_worked) {
 		nc_record(NETCOST_STAGE_NAPI_THREAD, nc_net(st.now, t->thr_start, t->thr_excl));
 		nc_count(NETCOST_CTR_NAPI_THREAD_EXCL_CYCLES, t->thr_irq);
@@ -154,6 +166,11 @@ void nc_tp_napi_poll(void *data, struct napi_struct *napi, int work,
 	if (work >= budget)
 		nc_count(NETCOST_CTR_NAPI_BUDGET_EXHAUSTED, 1);
 	b = nc_bh_find(c);
+	/* the list GRO delivered at the poll's end */
+	if (b && nc_rx_flush_end(b, &st)) {
+		nc_bh_put(b);
+		b = nc_bh_find(c);
+	}
 	if (b && b->napi.depth && b->napi.owner == current) {
 		nc_record(NETCOST_STAGE_NAPI_POLL, nc_frame_end(&b->napi, &st));
 		nc_probe_end(t0);
@@ -188,12 +205,18 @@ static __always_inline bool nc_frame_unnest(struct nc_frame *f)
 
 /*
  * nc_frame_open - open @f now, or nest into it; the probe sample ends.
- * @f is in softirq frames from nc_bh_get().
+ * @f is in softirq frames from nc_bh_get().  A GRO flush list still open
+ * in @f (nc_rx_flush_end()) ends first.
  */
 static __always_inline void nc_frame_open(struct nc_cpu *c, struct nc_frame *f, u64 t0)
 {
 	struct nc_stamp st;
 
+	if (unlikely(f->flush) && f->depth == 1 && f->owner == current) {
+		nc_stamp(c, &st);
+		f->flush = false;
+		nc_record(NETCOST_STAGE_RX_SKB, nc_frame_end(f, &st));
+	}
 	if (nc_frame_nest(f)) {
 		nc_probe_end(t0);
 		return;
@@ -301,10 +324,35 @@ void nc_fe_process_backlog(void *hook, struct ftrace_regs *fregs)
 }
 
 /*
+ * nc_rx_flush_open - a packet the stack got outside any rx frame and
+ * outside a backlog poll: the first of a list GRO delivered
+ * (gro_normal_list()); its frame opens, the list's next packets are
+ * inside it
+ */
+static noinline void nc_rx_flush_open(struct nc_cpu *c, struct sk_buff *skb, u64 t0)
+{
+	struct nc_stamp st;
+	struct nc_bh *b;
+
+	if (nc_skb_loopback(skb)) {
+		nc_probe_end(t0);
+		return;
+	}
+	b = nc_bh_get(c);
+	nc_probe_end(t0);
+	if (!b)
+		return;
+	nc_stamp(c, &st);
+	nc_frame_begin(&b->rx, &st);
+	b->rx.flush = true;
+}
+
+/*
  * nc_tp_rx_core - netif_receive_skb: every packet the stack processes,
  * also inside the rx frames above.  In a backlog poll's task, outside
  * any other packet's frame, it ends the previous backlog packet and
- * starts this one.
+ * starts this one; elsewhere, outside any frame, it starts a GRO flush
+ * list.
  */
 void nc_tp_rx_core(void *data, struct sk_buff *skb)
 {
@@ -315,7 +363,12 @@ void nc_tp_rx_core(void *data, struct sk_buff *skb)
 	u64 t0;
 
 	if (likely(c->backlog_owner != current)) {
-		nc_probe_end(nc_hit(data));
+		t0 = nc_hit(data);
+		b = nc_bh_find(c);
+		if (b && b->rx.depth && b->rx.owner == current)
+			nc_probe_end(t0);	/* inside a packet's or a list's frame */
+		else
+			nc_rx_flush_open(c, skb, t0);
 		return;
 	}
 	/* an end and a start: stamped first, the hit counted after */

@@ -112,6 +112,8 @@ void nc_tp_softirq_exit(void *data, unsigned int vec)
 
 	switch (vec) {
 	case NET_RX_SOFTIRQ:
+		/* a list GRO flushed after the last poll's event */
+		nc_rx_flush_end(b, &st);
 		nc_record(NETCOST_STAGE_SOFTIRQ_NET_RX, net);
 		where = nc_net_rx_where[b->softirq_ctx];
 		nc_count(where, 1);

@@ -93,7 +93,7 @@ ftrace_on() {
 		sched/sched_switch sched/sched_waking sched/sched_wakeup sched/sched_wakeup_new \
 		sched/sched_process_exit \
 		raw_syscalls napi/napi_poll \
-		net/netif_receive_skb_entry net/netif_receive_skb_exit \
+		net/netif_receive_skb_entry net/netif_receive_skb_exit net/netif_receive_skb \
 		net/napi_gro_receive_entry net/napi_gro_receive_exit \
 		net/netif_rx_entry net/netif_rx_exit \
 		net/netif_receive_skb_list_entry net/netif_receive_skb_list_exit \

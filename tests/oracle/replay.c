@@ -163,6 +163,7 @@ struct bh {
 	int sirq_vec, sirq_where;
 	struct frame napi, rx, tx;
 	int rx_stack[64], rx_depth, rx_last_list;
+	int rx_flush;		/* rx holds a list GRO delivered (netcost 0.8.0) */
 	int tx_depth;
 };
 
@@ -649,6 +650,26 @@ static void ev_softirq_entry(int c, uint64_t ts, int vec, int pid)
 		frame_open(&p->napi, pid, tp_start(ts), ts);
 }
 
+/*
+ * GRO's lists (netcost 0.8.0): the packets GRO passed on reach the stack
+ * in lists, at the poll's end (napi_complete_done(), gro_normal_list())
+ * with no entry event; a netif_receive_skb event outside any rx frame
+ * opens one, which holds the list, and the poll's napi_poll event (or the
+ * next entry, NET_RX's exit, a NAPI thread's next mark) ends it.
+ */
+static int rx_counted_levels(const struct bh *p);
+
+static void rx_flush_end(int c, struct bh *p, double end, uint64_t ts)
+{
+	if (!p->rx_flush)
+		return;
+	p->rx_flush = 0;
+	if (p->rx.open) {
+		p->rx.open = 0;
+		record(c, ST_RX_SKB, frame_net(&p->rx, end), p->rx.raw, ts, p->rx.owner, 1);
+	}
+}
+
 static void ev_softirq_exit(int c, uint64_t ts, int vec, int pid)
 {
 	struct bh *p = bh_of(c, pid);
@@ -657,6 +678,9 @@ static void ev_softirq_exit(int c, uint64_t ts, int vec, int pid)
 
 	if (!p->sirq.open || p->sirq_vec != vec)
 		return;
+	/* a list GRO flushed after the last poll's event */
+	if (vec == 3)
+		rx_flush_end(c, p, tp_end(ts, "softirq_exit"), ts);
 	net = frame_net(&p->sirq, tp_end(ts, "softirq_exit"));
 	p->sirq.open = 0;
 	p->napi.open = 0;
@@ -722,6 +746,7 @@ static void ev_napi_thread_mark(int c, uint64_t ts, int pid)
 	struct task *t = task(pid);
 	double at = fe_at(ts, "kthread_should_stop", M->k_kss);
 
+	rx_flush_end(c, bh_of(c, pid), at, ts);
 	if (t->nthr_open && t->nthr_polled) {
 		double ex = task_excl(t) - t->nthr_x0;
 
@@ -747,6 +772,16 @@ static void ev_napi_thread_mark(int c, uint64_t ts, int pid)
 	t->npoll_raw = ts;
 }
 
+static void ev_rx_core(int c, uint64_t ts, const char *args, int pid)
+{
+	struct bh *p = bh_of(c, pid);
+
+	if (rx_counted_levels(p) || p->rx_flush || argis(args, "dev", "lo"))
+		return;
+	frame_open(&p->rx, pid, tp_start(ts), ts);
+	p->rx_flush = 1;
+}
+
 static void ev_napi_poll(int c, uint64_t ts, const char *args, int pid)
 {
 	struct bh *p = bh_of(c, pid);
@@ -754,6 +789,9 @@ static void ev_napi_poll(int c, uint64_t ts, const char *args, int pid)
 	long work = w ? strtol(w + 6, NULL, 10) : 0;
 	long budget = b ? strtol(b + 8, NULL, 10) : 0;
 
+	/* netcost ends the list at its napi_poll stamp, the poll's own */
+	rx_flush_end(c, p, !napi_in_softirq(p, pid) && task(pid)->kind == K_NAPI_THREAD ?
+			   tp_end_n(ts, "napi_poll", M->n_poll_thr) : tp_end(ts, "napi_poll"), ts);
 	record(c, ST_NAPI_POLL_WORK, work > 0 ? work : 0, ts, ts, pid, 0);
 	if (b && work >= budget)
 		count(c, C_NAPI_BUDGET_EXHAUSTED, 1);
@@ -791,6 +829,7 @@ static void ev_rx_entry(int c, uint64_t ts, const char *ev, const char *args, in
 	if (list && p->rx_last_list && p->rx_depth && p->rx_stack[p->rx_depth - 1] == RX_LIST)
 		return;
 	p->rx_last_list = list;
+	rx_flush_end(c, p, tp_start(ts), ts);
 	if (!rx_counted_levels(p))
 		frame_open(&p->rx, pid, tp_start(ts), ts);
 	if (p->rx_depth < 64)
@@ -1461,7 +1500,7 @@ bad:
 static int amb_event(const char *ev, int nic)
 {
 	if (!strncmp(ev, "softirq_e", 9) || !strncmp(ev, "sys_e", 5) ||
-	    !strcmp(ev, "net_dev_start_xmit") || is_rx_entry(ev))
+	    !strcmp(ev, "net_dev_start_xmit") || is_rx_entry(ev) || !strcmp(ev, "netif_receive_skb"))
 		return 1;
 	return !nic && (!strcmp(ev, "net_dev_xmit") || is_rx_exit(ev) || !strcmp(ev, "napi_poll"));
 }
@@ -1663,6 +1702,8 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 			ev_softirq_exit(cpu, ts, (int)argl(args, "vec", -1), pid);
 		} else if (!strcmp(ev, "napi_poll")) {
 			ev_napi_poll(cpu, ts, args, pid);
+		} else if (!strcmp(ev, "netif_receive_skb")) {
+			ev_rx_core(cpu, ts, args, pid);
 		} else if (is_rx_entry(ev)) {
 			ev_rx_entry(cpu, ts, ev, args, pid);
 		} else if (is_rx_exit(ev)) {
