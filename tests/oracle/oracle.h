@@ -50,6 +50,8 @@ enum counter {
 	C_IRQ_THREAD_EXCL_CYCLES,
 	/* interrupts and softirqs taken out of napi_thread runs (0.5.0) */
 	C_NAPI_THREAD_EXCL_CYCLES,
+	/* packets the stack took from a CPU's backlog (0.8.0) */
+	C_RX_BACKLOG_PACKETS,
 	NCOUNTERS
 };
 

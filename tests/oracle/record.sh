@@ -87,6 +87,11 @@ ftrace_on() {
 		kp "p:oracle/kss_cal $s"
 	fi
 	grep -q ' nc_set_recording' /proc/kallsyms && kp "p:oracle/rec nc_set_recording on=%di:u8"
+	# RPS=1: a backlog poll's start (netcost 0.8.0 times its packets)
+	if [ "${RPS:-0}" = 1 ]; then
+		s=$(ksym process_backlog)
+		[ -n "$s" ] && kp "p:oracle/backlog $s"
+	fi
 	echo 1 > events/oracle/enable || die "enable kprobe events"
 	for e in irq/irq_handler_entry irq/irq_handler_exit irq/softirq_entry irq/softirq_exit \
 		irq_vectors nmi/nmi_handler \
@@ -196,6 +201,14 @@ grep -v '^#' set_event > $OUT/events.txt
 cat kprobe_events >> $OUT/events.txt
 
 # ---- the load: 18-byte UDP, 1500 pps, 2 s, root ns -> peer ns ----
+# RPS=1: the receiving NIC (eth1, in the peer ns) steers every packet to
+# the one CPU's backlog (RPS to itself: process_backlog() in NET_RX)
+if [ "${RPS:-0}" = 1 ]; then
+	for q in /run/ns/sys/class/net/eth1/queues/rx-*/rps_cpus; do
+		echo 1 > "$q" || die "cannot set $q"
+	done
+	say "RPS: $(cat /run/ns/sys/class/net/eth1/queues/rx-0/rps_cpus) on eth1"
+fi
 echo 1 > tracing_on
 sink_start ""
 netcost config set recording on > /dev/null || die "recording on"

@@ -50,6 +50,7 @@ const char *const counter_name[NCOUNTERS] = {
 	"blocked_load_woken_by_load", "blocked_load_woken_by_load_cycles",
 	"blocked_load_woken_by_other", "blocked_load_woken_by_other_cycles",
 	"irq_thread_excl_cycles", "napi_thread_excl_cycles",
+	"rx_backlog_packets",
 };
 
 /* ---- the histogram rule: values 0..7 one bucket each, then 8 per power of two ---- */
@@ -164,11 +165,13 @@ struct bh {
 	struct frame napi, rx, tx;
 	int rx_stack[64], rx_depth, rx_last_list;
 	int rx_flush;		/* rx holds a list GRO delivered (netcost 0.8.0) */
+	int rx_backlog;		/* rx holds a backlog's packet (netcost 0.8.0) */
 	int tx_depth;
 };
 
 struct cpu {
 	int curr;
+	int backlog_on, backlog_pid;	/* the task in this CPU's backlog poll */
 	double hard_total, soft_total;
 	int hard_open, hard_irq, hard_nic;
 	char hard_vec[48];
@@ -772,11 +775,40 @@ static void ev_napi_thread_mark(int c, uint64_t ts, int pid)
 	t->npoll_raw = ts;
 }
 
+/*
+ * A backlog's packets (netcost 0.8.0; recordings with RPS): from the
+ * kprobe event at process_backlog() to the poll's napi_poll event, each
+ * netif_receive_skb event of that task outside another packet's entry
+ * ends the previous packet's frame and opens its own.
+ */
+static void backlog_close(int c, struct bh *p, double end, uint64_t ts)
+{
+	if (!p->rx_backlog || rx_counted_levels(p))
+		return;
+	p->rx_backlog = 0;
+	if (p->rx.open) {
+		p->rx.open = 0;
+		record(c, ST_RX_SKB, frame_net(&p->rx, end), p->rx.raw, ts, p->rx.owner, 1);
+	}
+}
+
 static void ev_rx_core(int c, uint64_t ts, const char *args, int pid)
 {
 	struct bh *p = bh_of(c, pid);
 
-	if (rx_counted_levels(p) || p->rx_flush || argis(args, "dev", "lo"))
+	if (cpus[c].backlog_on && cpus[c].backlog_pid == pid) {
+		if (rx_counted_levels(p) || p->rx_flush)
+			return;
+		/* netcost stamps first there: an end, then a start */
+		backlog_close(c, p, tp_end(ts, "netif_receive_skb"), ts);
+		if (argis(args, "dev", "lo"))
+			return;
+		count(c, C_RX_BACKLOG_PACKETS, 1);
+		frame_open(&p->rx, pid, tp_start(ts), ts);
+		p->rx_backlog = 1;
+		return;
+	}
+	if (rx_counted_levels(p) || p->rx_flush || p->rx_backlog || argis(args, "dev", "lo"))
 		return;
 	frame_open(&p->rx, pid, tp_start(ts), ts);
 	p->rx_flush = 1;
@@ -788,10 +820,16 @@ static void ev_napi_poll(int c, uint64_t ts, const char *args, int pid)
 	const char *w = strstr(args, " work "), *b = strstr(args, " budget ");
 	long work = w ? strtol(w + 6, NULL, 10) : 0;
 	long budget = b ? strtol(b + 8, NULL, 10) : 0;
+	double end;
 
-	/* netcost ends the list at its napi_poll stamp, the poll's own */
-	rx_flush_end(c, p, !napi_in_softirq(p, pid) && task(pid)->kind == K_NAPI_THREAD ?
-			   tp_end_n(ts, "napi_poll", M->n_poll_thr) : tp_end(ts, "napi_poll"), ts);
+	/* netcost ends a backlog's packet and the list at its napi_poll stamp, the poll's own */
+	end = !napi_in_softirq(p, pid) && task(pid)->kind == K_NAPI_THREAD ?
+	      tp_end_n(ts, "napi_poll", M->n_poll_thr) : tp_end(ts, "napi_poll");
+	if (cpus[c].backlog_on && cpus[c].backlog_pid == pid) {
+		cpus[c].backlog_on = 0;
+		backlog_close(c, p, end, ts);
+	}
+	rx_flush_end(c, p, end, ts);
 	record(c, ST_NAPI_POLL_WORK, work > 0 ? work : 0, ts, ts, pid, 0);
 	if (b && work >= budget)
 		count(c, C_NAPI_BUDGET_EXHAUSTED, 1);
@@ -830,7 +868,8 @@ static void ev_rx_entry(int c, uint64_t ts, const char *ev, const char *args, in
 		return;
 	p->rx_last_list = list;
 	rx_flush_end(c, p, tp_start(ts), ts);
-	if (!rx_counted_levels(p))
+	/* inside a backlog's packet: nested, as in any entry */
+	if (!rx_counted_levels(p) && !p->rx_backlog)
 		frame_open(&p->rx, pid, tp_start(ts), ts);
 	if (p->rx_depth < 64)
 		p->rx_stack[p->rx_depth++] = list ? RX_LIST : RX_ONE;
@@ -845,7 +884,7 @@ static void ev_rx_exit(int c, uint64_t ts, const char *ev, int pid)
 	if (!p->rx_depth)
 		return;
 	lvl = p->rx_stack[--p->rx_depth];
-	if (lvl != RX_SKIP && !rx_counted_levels(p) && p->rx.open) {
+	if (lvl != RX_SKIP && !rx_counted_levels(p) && p->rx.open && !p->rx_backlog) {
 		p->rx.open = 0;
 		record(c, ST_RX_SKB, frame_net(&p->rx, tp_end(ts, ev)), p->rx.raw, ts, p->rx.owner, 1);
 	}
@@ -1702,6 +1741,9 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 			ev_softirq_exit(cpu, ts, (int)argl(args, "vec", -1), pid);
 		} else if (!strcmp(ev, "napi_poll")) {
 			ev_napi_poll(cpu, ts, args, pid);
+		} else if (!strcmp(ev, "backlog")) {
+			cpus[cpu].backlog_on = 1;
+			cpus[cpu].backlog_pid = pid;
 		} else if (!strcmp(ev, "netif_receive_skb")) {
 			ev_rx_core(cpu, ts, args, pid);
 		} else if (is_rx_entry(ev)) {
