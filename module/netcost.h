@@ -421,17 +421,32 @@ static __always_inline u64 nc_frame_end(struct nc_frame *f, const struct nc_stam
 }
 
 /*
- * nc_rx_flush_end - the running task's GRO flush list (an rx frame that a
- * netif_receive_skb event outside any frame opened, probes_net.c) ends at
- * @st, if one is open: recorded as rx_skb.  The caller gives @b back
- * (nc_bh_put()) or reopens its rx frame.
+ * An rx frame that no exit event closes, opened by a netif_receive_skb
+ * event (probes_net.c): a list GRO delivered at a poll's end
+ * (nc_frame.flush) or a backlog's packet (nc_frame.backlog).
+ * nc_rx_marked - @f is such a frame of the running task, of kind @mark,
+ * with nothing nested in it; nc_rx_marked_end - it ends at @st: one
+ * rx_skb.  nc_rx_flush_end - the running task's list, if one is open,
+ * ends at @st; the caller gives @b back (nc_bh_put()) or reopens its rx
+ * frame.
  */
+static __always_inline bool nc_rx_marked(const struct nc_frame *f, bool mark)
+{
+	return mark && f->depth == 1 && f->owner == current;
+}
+
+static __always_inline void nc_rx_marked_end(struct nc_frame *f, const struct nc_stamp *st)
+{
+	f->flush = false;
+	f->backlog = false;
+	nc_record(NETCOST_STAGE_RX_SKB, nc_frame_end(f, st));
+}
+
 static __always_inline bool nc_rx_flush_end(struct nc_bh *b, const struct nc_stamp *st)
 {
-	if (likely(!b->rx.flush) || b->rx.depth != 1 || b->rx.owner != current)
+	if (likely(!nc_rx_marked(&b->rx, b->rx.flush)))
 		return false;
-	b->rx.flush = false;
-	nc_record(NETCOST_STAGE_RX_SKB, nc_frame_end(&b->rx, st));
+	nc_rx_marked_end(&b->rx, st);
 	return true;
 }
 

@@ -130,21 +130,6 @@ out:
 	preempt_enable_notrace();
 }
 
-/*
- * nc_backlog_close - the backlog packet frame of the running task ends
- * at @st, if one is open (and not nested in another packet's)
- */
-static void nc_backlog_close(struct nc_cpu *c, const struct nc_stamp *st)
-{
-	struct nc_bh *b = nc_bh_find(c);
-
-	if (b && b->rx.depth == 1 && b->rx.owner == current && b->rx.backlog) {
-		b->rx.backlog = false;
-		nc_record(NETCOST_STAGE_RX_SKB, nc_frame_end(&b->rx, st));
-		nc_bh_put(b);
-	}
-}
-
 void nc_tp_napi_poll(void *data, struct napi_struct *napi, int work,
 		     int budget)
 {
@@ -152,22 +137,24 @@ void nc_tp_napi_poll(void *data, struct napi_struct *napi, int work,
 	struct nc_cpu *c = this_nc_cpu();
 	struct nc_stamp st;
 	struct nc_bh *b;
+	bool backlog;
 	u64 t0;
 
 	/* an end: stamped first, the hit counted after */
 	nc_stamp(c, &st);
 	t0 = nc_hit(data);
-	/* the first poll to end in the backlog poll's task is that poll */
-	if (unlikely(c->backlog_owner == current)) {
-		c->backlog_owner = NULL;
-		nc_backlog_close(c, &st);
-	}
 	nc_record(NETCOST_STAGE_NAPI_POLL_WORK, max(work, 0));
 	if (work >= budget)
 		nc_count(NETCOST_CTR_NAPI_BUDGET_EXHAUSTED, 1);
+	/* the first poll to end in the backlog poll's task is that poll */
+	backlog = c->backlog_owner == current;
+	if (unlikely(backlog))
+		c->backlog_owner = NULL;
 	b = nc_bh_find(c);
-	/* the list GRO delivered at the poll's end */
-	if (b && nc_rx_flush_end(b, &st)) {
+	/* the backlog's last packet, or the list GRO delivered at the poll's end */
+	if (b && (nc_rx_marked(&b->rx, b->rx.flush) ||
+		  (backlog && nc_rx_marked(&b->rx, b->rx.backlog)))) {
+		nc_rx_marked_end(&b->rx, &st);
 		nc_bh_put(b);
 		b = nc_bh_find(c);
 	}
@@ -212,10 +199,9 @@ static __always_inline void nc_frame_open(struct nc_cpu *c, struct nc_frame *f, 
 {
 	struct nc_stamp st;
 
-	if (unlikely(f->flush) && f->depth == 1 && f->owner == current) {
+	if (unlikely(nc_rx_marked(f, f->flush))) {
 		nc_stamp(c, &st);
-		f->flush = false;
-		nc_record(NETCOST_STAGE_RX_SKB, nc_frame_end(f, &st));
+		nc_rx_marked_end(f, &st);
 	}
 	if (nc_frame_nest(f)) {
 		nc_probe_end(t0);
@@ -324,27 +310,22 @@ void nc_fe_process_backlog(void *hook, struct ftrace_regs *fregs)
 }
 
 /*
- * nc_rx_flush_open - a packet the stack got outside any rx frame and
- * outside a backlog poll: the first of a list GRO delivered
- * (gro_normal_list()); its frame opens, the list's next packets are
- * inside it
+ * nc_rx_open_marked - open the running task's rx frame for a backlog's
+ * packet (@backlog) or for the first packet of a list GRO delivered (the
+ * list's next packets are inside it); the probe sample (@t0) ends
  */
-static noinline void nc_rx_flush_open(struct nc_cpu *c, struct sk_buff *skb, u64 t0)
+static noinline void nc_rx_open_marked(struct nc_cpu *c, bool backlog, u64 t0)
 {
+	struct nc_bh *b = nc_bh_get(c);
 	struct nc_stamp st;
-	struct nc_bh *b;
 
-	if (nc_skb_loopback(skb)) {
-		nc_probe_end(t0);
-		return;
-	}
-	b = nc_bh_get(c);
 	nc_probe_end(t0);
 	if (!b)
 		return;
 	nc_stamp(c, &st);
 	nc_frame_begin(&b->rx, &st);
-	b->rx.flush = true;
+	b->rx.backlog = backlog;
+	b->rx.flush = !backlog;
 }
 
 /*
@@ -358,44 +339,33 @@ void nc_tp_rx_core(void *data, struct sk_buff *skb)
 {
 	NC_TP_GUARD()
 	struct nc_cpu *c = this_nc_cpu();
+	bool backlog = c->backlog_owner == current;
 	struct nc_stamp st;
 	struct nc_bh *b;
 	u64 t0;
 
-	if (likely(c->backlog_owner != current)) {
-		t0 = nc_hit(data);
-		b = nc_bh_find(c);
-		if (b && b->rx.depth && b->rx.owner == current)
-			nc_probe_end(t0);	/* inside a packet's or a list's frame */
-		else
-			nc_rx_flush_open(c, skb, t0);
-		return;
-	}
-	/* an end and a start: stamped first, the hit counted after */
-	nc_stamp(c, &st);
+	/* in a backlog poll an end and a start: stamped first, the hit counted after */
+	if (unlikely(backlog))
+		nc_stamp(c, &st);
 	t0 = nc_hit(data);
 	b = nc_bh_find(c);
-	if (b && b->rx.depth && b->rx.owner == current &&
-	    (b->rx.depth > 1 || !b->rx.backlog)) {
-		/* a packet inside another one's frame (a tunnel's, say) */
-		nc_probe_end(t0);
-		return;
+	if (b && b->rx.depth && b->rx.owner == current) {
+		/* inside a packet's or a list's frame (a tunnel's packet, say) */
+		if (!backlog || !nc_rx_marked(&b->rx, b->rx.backlog)) {
+			nc_probe_end(t0);
+			return;
+		}
+		/* the backlog's previous packet */
+		nc_rx_marked_end(&b->rx, &st);
+		nc_bh_put(b);
 	}
-	nc_backlog_close(c, &st);
 	if (nc_skb_loopback(skb)) {
 		nc_probe_end(t0);
 		return;
 	}
-	nc_count(NETCOST_CTR_RX_BACKLOG_PACKETS, 1);
-	b = nc_bh_get(c);
-	if (!b) {
-		nc_probe_end(t0);
-		return;
-	}
-	nc_probe_end(t0);
-	nc_stamp(c, &st);
-	nc_frame_begin(&b->rx, &st);
-	b->rx.backlog = true;
+	if (backlog)
+		nc_count(NETCOST_CTR_RX_BACKLOG_PACKETS, 1);
+	nc_rx_open_marked(c, backlog, t0);
 }
 
 /*

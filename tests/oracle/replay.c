@@ -662,15 +662,21 @@ static void ev_softirq_entry(int c, uint64_t ts, int vec, int pid)
  */
 static int rx_counted_levels(const struct bh *p);
 
-static void rx_flush_end(int c, struct bh *p, double end, uint64_t ts)
+/* rx_marked_end - the rx frame no exit closes (a list, a backlog's packet) ends at @end */
+static void rx_marked_end(int c, struct bh *p, double end, uint64_t ts)
 {
-	if (!p->rx_flush)
-		return;
 	p->rx_flush = 0;
+	p->rx_backlog = 0;
 	if (p->rx.open) {
 		p->rx.open = 0;
 		record(c, ST_RX_SKB, frame_net(&p->rx, end), p->rx.raw, ts, p->rx.owner, 1);
 	}
+}
+
+static void rx_flush_end(int c, struct bh *p, double end, uint64_t ts)
+{
+	if (p->rx_flush)
+		rx_marked_end(c, p, end, ts);
 }
 
 static void ev_softirq_exit(int c, uint64_t ts, int vec, int pid)
@@ -783,13 +789,8 @@ static void ev_napi_thread_mark(int c, uint64_t ts, int pid)
  */
 static void backlog_close(int c, struct bh *p, double end, uint64_t ts)
 {
-	if (!p->rx_backlog || rx_counted_levels(p))
-		return;
-	p->rx_backlog = 0;
-	if (p->rx.open) {
-		p->rx.open = 0;
-		record(c, ST_RX_SKB, frame_net(&p->rx, end), p->rx.raw, ts, p->rx.owner, 1);
-	}
+	if (p->rx_backlog && !rx_counted_levels(p))
+		rx_marked_end(c, p, end, ts);
 }
 
 static void ev_rx_core(int c, uint64_t ts, const char *args, int pid)
