@@ -84,6 +84,7 @@ static const char *const netcost_counter_names[] __maybe_unused = {
 	[NETCOST_CTR_BUSY_POLL_PACKETS]			= "busy_poll_packets",
 	[NETCOST_CTR_BUSY_POLL_IDLE_CYCLES]		= "busy_poll_idle_cycles",
 	[NETCOST_CTR_RX_BACKLOG_PACKETS]		= "rx_backlog_packets",
+	[NETCOST_CTR_NAPI_TABLE_FULL]			= "napi_table_full",
 };
 
 static const char *const netcost_role_names[] __maybe_unused = {

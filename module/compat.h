@@ -104,6 +104,16 @@
 #endif
 
 /*
+ * A NAPI instance's IRQ: napi->irq, set by drivers that call
+ * netif_napi_set_irq() (6.8); -1 before, and where a driver set none.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#define NC_NAPI_IRQ(n)	READ_ONCE((n)->irq)
+#else
+#define NC_NAPI_IRQ(n)	(-1)
+#endif
+
+/*
  * nr_irqs is hidden since 6.13 ("genirq: Introduce irq_get_nr_irqs()");
  * the exported getter replaces it.
  */

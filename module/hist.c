@@ -237,6 +237,7 @@ bool nc_stats_copy(int cpu, struct nc_cpu_stats *dst)
 	dst->c.counters[NETCOST_CTR_PROBE_HITS] = hits > base ? hits - base : 0;
 	dst->c.self_cycles = READ_ONCE(src->self_cycles);
 	dst->c.self_samples = READ_ONCE(src->self_samples);
+	ok &= nc_napi_copy(cpu, &dst->napi);
 	return ok;
 }
 
@@ -256,6 +257,7 @@ static void nc_stats_reset_cpu(void *unused)
 	for (i = 0; i < __NETCOST_STAGE_MAX; i++)
 		nc_hist_reset(this_cpu_ptr(nc_hists[i]), level, base);
 	memset(this_cpu_ptr(nc_ctrs)->counters, 0, sizeof(nc_ctrs->counters));
+	nc_napi_clear(smp_processor_id());
 	this_cpu_write(nc_ctrs->hits_base, nc_hooks_hits(smp_processor_id()));
 	this_cpu_dec(nc_cpu.rec_depth);
 }
@@ -287,6 +289,7 @@ void nc_stats_reset(void)
 		for (i = 0; i < __NETCOST_STAGE_MAX; i++)
 			nc_hist_reset(per_cpu_ptr(nc_hists[i], cpu), 0, base);
 		memset(per_cpu_ptr(nc_ctrs, cpu)->counters, 0, sizeof(nc_ctrs->counters));
+		nc_napi_clear(cpu);
 		per_cpu_ptr(nc_ctrs, cpu)->hits_base = nc_hooks_hits(cpu);
 	}
 	cpus_read_unlock();
@@ -367,8 +370,8 @@ int nc_stats_init(void)
 	int i;
 
 	nc_ctrs = alloc_percpu(struct nc_counters);
-	if (!nc_ctrs)
-		return -ENOMEM;
+	if (!nc_ctrs || nc_napi_init())
+		goto err_free;
 	for (i = 0; i < __NETCOST_STAGE_MAX; i++) {
 		nc_hists[i] = alloc_percpu(struct nc_hist);
 		if (!nc_hists[i])
@@ -394,4 +397,5 @@ void nc_stats_exit(void)
 	}
 	free_percpu(nc_ctrs);
 	nc_ctrs = NULL;
+	nc_napi_exit();
 }

@@ -103,16 +103,48 @@ struct nc_counters {
 extern struct nc_hist __percpu *nc_hists[__NETCOST_STAGE_MAX];
 extern struct nc_counters __percpu *nc_ctrs;
 
+/* ---- per NAPI instance, per CPU (napi.c) ---- */
+
+#define NC_NAPI_SLOTS_BITS	4
+#define NC_NAPI_SLOTS		BIT(NC_NAPI_SLOTS_BITS)
+
+struct nc_napi_slot {
+	const void *key;		/* the napi_struct; NULL: free */
+	u32 id;				/* napi_id */
+	u32 ifindex;
+	s32 irq;			/* napi->irq at the last poll; < 0: none */
+	u32 pid;			/* its NAPI thread at the last poll; 0: none */
+	u64 polls, packets, timed, cycles;
+	char ifname[16];		/* IFNAMSIZ */
+};
+
+struct nc_napi_table {
+	u32 seq;			/* odd while a write or a clear runs */
+	struct nc_napi_slot s[NC_NAPI_SLOTS];
+};
+
+extern struct nc_napi_table __percpu *nc_napis;
+
+struct napi_struct;
+void nc_napi_account(const struct napi_struct *napi, int work, bool timed,
+		     u64 cycles);
+bool nc_napi_copy(int cpu, struct nc_napi_table *dst);
+void nc_napi_clear(int cpu);
+int nc_napi_init(void);
+void nc_napi_exit(void);
+
 /* A copy of one CPU's statistics, for the netlink reader. */
 struct nc_cpu_stats {
 	struct nc_hist_snap hist[__NETCOST_STAGE_MAX];
 	struct nc_counters c;
+	struct nc_napi_table napi;	/* packed: napi.seq slots in use */
 	struct nc_hist raw;		/* scratch: one histogram as it lies */
 };
 
 /* bytes of statistics per CPU: the histograms and counters (INFO) */
 #define NC_STATS_PER_CPU \
-	(__NETCOST_STAGE_MAX * sizeof(struct nc_hist) + sizeof(struct nc_counters))
+	(__NETCOST_STAGE_MAX * sizeof(struct nc_hist) + sizeof(struct nc_counters) + \
+	 sizeof(struct nc_napi_table))
 
 extern atomic_t nc_generation;
 extern u64 nc_reset_ns;
@@ -279,6 +311,7 @@ static const u32 nc_ctr_group[__NETCOST_CTR_MAX] __maybe_unused = {
 	[NETCOST_CTR_BUSY_POLL_PACKETS]			= NETCOST_GROUP_NET,
 	[NETCOST_CTR_BUSY_POLL_IDLE_CYCLES]		= NETCOST_GROUP_SYSCALL,
 	[NETCOST_CTR_RX_BACKLOG_PACKETS]		= NETCOST_GROUP_NET,
+	[NETCOST_CTR_NAPI_TABLE_FULL]			= NETCOST_GROUP_NET,
 };
 
 /*

@@ -368,7 +368,8 @@ noinline void nc_set_recording(bool on)
  * The dump copies one CPU at a time into its context and sends the copy,
  * so that every fragment of a stage comes from one consistent copy.
  * cb->args: [0] CPU being sent (-1 before the first), [1] stage,
- * [2] bucket, [3] counter, [4] copy valid, [5] the context.
+ * [2] bucket, [3] counter, then NAPI instance past the counters,
+ * [4] copy valid, [5] the context.
  */
 struct nc_dump {
 	struct nc_cpu_stats copy;
@@ -594,6 +595,29 @@ static int nc_counter_put(struct sk_buff *skb, int id, u64 value)
 	return nc_tmpl_put(skb, &nc_ctr_tmpl[id], &value, 1) ? 0 : -EMSGSIZE;
 }
 
+/* nc_napi_put - one NAPI instance's polls on the message's CPU */
+static int nc_napi_put(struct sk_buff *skb, const struct nc_napi_slot *n)
+{
+	struct nlattr *nest = nla_nest_start(skb, NETCOST_A_NAPI);
+
+	if (!nest ||
+	    nla_put_u32(skb, NETCOST_NAPI_A_ID, n->id) ||
+	    nla_put_u32(skb, NETCOST_NAPI_A_IFINDEX, n->ifindex) ||
+	    (n->ifname[0] && nla_put_string(skb, NETCOST_NAPI_A_IFNAME, n->ifname)) ||
+	    (n->irq >= 0 && nla_put_u32(skb, NETCOST_NAPI_A_IRQ, n->irq)) ||
+	    (n->pid && nla_put_u32(skb, NETCOST_NAPI_A_THREAD_PID, n->pid)) ||
+	    nla_put_u64_64bit(skb, NETCOST_NAPI_A_POLLS, n->polls, NETCOST_NAPI_A_PAD) ||
+	    nla_put_u64_64bit(skb, NETCOST_NAPI_A_PACKETS, n->packets, NETCOST_NAPI_A_PAD) ||
+	    nla_put_u64_64bit(skb, NETCOST_NAPI_A_TIMED_POLLS, n->timed, NETCOST_NAPI_A_PAD) ||
+	    nla_put_u64_64bit(skb, NETCOST_NAPI_A_CYCLES, n->cycles, NETCOST_NAPI_A_PAD)) {
+		if (nest)
+			nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
 /*
  * nc_stats_fill - one message about the CPU in cb->args[0], continuing
  * where the last one stopped.  Returns 0 once the CPU is complete,
@@ -631,6 +655,12 @@ static int nc_stats_fill(struct sk_buff *skb, struct netlink_callback *cb,
 	}
 	for (; cb->args[3] < __NETCOST_CTR_MAX; cb->args[3]++) {
 		if (nc_counter_put(skb, cb->args[3], s->c.counters[cb->args[3]]))
+			goto full;
+		progress = true;
+	}
+	/* past the counters, cb->args[3] walks the CPU's NAPI instances */
+	for (; cb->args[3] < __NETCOST_CTR_MAX + s->napi.seq; cb->args[3]++) {
+		if (nc_napi_put(skb, &s->napi.s[cb->args[3] - __NETCOST_CTR_MAX]))
 			goto full;
 		progress = true;
 	}

@@ -66,18 +66,19 @@
  * instance ended at @st: timed from the run's wake-up or its previous
  * poll, net as the run is
  */
-static noinline void nc_napi_thread_poll(const struct nc_stamp *st)
+static noinline bool nc_napi_thread_poll(const struct nc_stamp *st, u64 *cycles)
 {
 	struct nc_task *t = nc_task_find(current);
 
 	if (!t || !(t->frames & NC_FRAME_NAPI_THREAD))
-		return;
+		return false;
 	nc_task_settle(t, st);
-	nc_record(NETCOST_STAGE_NAPI_POLL,
-		  nc_net(st->now, t->poll_start, t->thr_excl - t->poll_excl));
+	*cycles = nc_net(st->now, t->poll_start, t->thr_excl - t->poll_excl);
+	nc_record(NETCOST_STAGE_NAPI_POLL, *cycles);
 	t->poll_start = st->now;
 	t->poll_excl = t->thr_excl;
 	t->thr_worked = 1;
+	return true;
 }
 
 /*
@@ -137,8 +138,8 @@ void nc_tp_napi_poll(void *data, struct napi_struct *napi, int work,
 	struct nc_cpu *c = this_nc_cpu();
 	struct nc_stamp st;
 	struct nc_bh *b;
-	bool backlog;
-	u64 t0;
+	bool backlog, timed;
+	u64 t0, cycles = 0;
 
 	/* an end: stamped first, the hit counted after */
 	nc_stamp(c, &st);
@@ -159,16 +160,21 @@ void nc_tp_napi_poll(void *data, struct napi_struct *napi, int work,
 		b = nc_bh_find(c);
 	}
 	if (b && b->napi.depth && b->napi.owner == current) {
-		nc_record(NETCOST_STAGE_NAPI_POLL, nc_frame_end(&b->napi, &st));
+		cycles = nc_frame_end(&b->napi, &st);
+		nc_record(NETCOST_STAGE_NAPI_POLL, cycles);
+		nc_napi_account(napi, work, true, cycles);
 		nc_probe_end(t0);
 		nc_stamp(c, &st);
 		nc_frame_begin(&b->napi, &st);
 		return;
 	}
-	if (READ_ONCE(napi->thread) == current)
-		nc_napi_thread_poll(&st);
-	else
+	if (READ_ONCE(napi->thread) == current) {
+		timed = nc_napi_thread_poll(&st, &cycles);
+	} else {
 		nc_busy_poll_mark(napi, work, &st);
+		timed = false;
+	}
+	nc_napi_account(napi, work, timed, cycles);
 	nc_probe_end(t0);
 }
 

@@ -12,7 +12,7 @@
 #define NETCOST_GENL_NAME	"netcost"
 #define NETCOST_GENL_VERSION	1
 /* Module and tool release; the tool refuses a module of another one. */
-#define NETCOST_VERSION		"0.8.0"
+#define NETCOST_VERSION		"0.9.0"
 
 /*
  * Histograms are log-linear: values below 2^NETCOST_HIST_SUB_BITS get a
@@ -67,6 +67,7 @@ enum netcost_attr {
 	NETCOST_A_PROBE_COST_P50,	/* u32: cycles, median of the sampled bodies (0.4.0) */
 	NETCOST_A_PROBE_COST_P90,	/* u32: cycles, their 90th percentile (0.4.0) */
 	NETCOST_A_PROBE_COST_SAMPLES,	/* u64: probe bodies timed since load (0.4.0) */
+	NETCOST_A_NAPI,			/* nest, repeated (STATS): netcost_napi_attr (0.9.0) */
 
 	__NETCOST_A_MAX,
 	NETCOST_A_MAX = __NETCOST_A_MAX - 1
@@ -161,6 +162,30 @@ enum netcost_counter_attr {
 
 	__NETCOST_COUNTER_A_MAX,
 	NETCOST_COUNTER_A_MAX = __NETCOST_COUNTER_A_MAX - 1
+};
+
+/*
+ * One NAPI instance's polls on the CPU of the STATS message (0.9.0), sent
+ * after the CPU's stages and counters.  An instance that polled on
+ * several CPUs has one nest in each CPU's messages: readers add them up
+ * by (ID, IFINDEX, IFNAME).  Instances the CPU's table had no room for
+ * count in the counter napi_table_full.
+ */
+enum netcost_napi_attr {
+	NETCOST_NAPI_A_UNSPEC,
+	NETCOST_NAPI_A_PAD,
+	NETCOST_NAPI_A_ID,		/* u32: napi_id; 0: none (backlog, tx-only) */
+	NETCOST_NAPI_A_IFNAME,		/* string: its device when first seen; absent: none */
+	NETCOST_NAPI_A_IFINDEX,		/* u32: its device's ifindex (in its namespace) */
+	NETCOST_NAPI_A_IRQ,		/* u32: napi->irq; absent: unknown (kernel or driver) */
+	NETCOST_NAPI_A_THREAD_PID,	/* u32: its NAPI thread at its last poll; absent: none */
+	NETCOST_NAPI_A_POLLS,		/* u64: napi_poll events */
+	NETCOST_NAPI_A_PACKETS,		/* u64: their work (packets) */
+	NETCOST_NAPI_A_TIMED_POLLS,	/* u64: polls timed in the napi_poll stage */
+	NETCOST_NAPI_A_CYCLES,		/* u64: those polls' napi_poll cycles */
+
+	__NETCOST_NAPI_A_MAX,
+	NETCOST_NAPI_A_MAX = __NETCOST_NAPI_A_MAX - 1
 };
 
 enum netcost_unit {
@@ -265,6 +290,8 @@ enum netcost_counter {
 	NETCOST_CTR_BUSY_POLL_IDLE_CYCLES,
 	/* packets the stack took from this CPU's backlog (RPS, netif_rx()) (0.8.0) */
 	NETCOST_CTR_RX_BACKLOG_PACKETS,
+	/* polls of NAPI instances this CPU's NAPI table had no room for (0.9.0) */
+	NETCOST_CTR_NAPI_TABLE_FULL,
 
 	__NETCOST_CTR_MAX,
 	NETCOST_CTR_MAX = __NETCOST_CTR_MAX - 1

@@ -112,16 +112,18 @@ struct rstats {
 	 */
 	struct ksamples n_tail;
 	/*
-	 * a NAPI thread's poll's last stretch: from the last event before
-	 * its napi_poll event, which holds netcost's whole napi_poll probe;
-	 * by the device and that event's name, since the stretch differs
-	 * with them (TX-completion polls against receiving ones)
+	 * a poll's last stretch, from the last event before its napi_poll
+	 * event, which holds netcost's whole napi_poll probe; by where the
+	 * poll ran (POLL_THR: a NAPI thread, POLL_SIRQ: a NET_RX softirq,
+	 * whose probe does other work), the device and that event's name,
+	 * since the stretch differs with them (TX-completion polls against
+	 * receiving ones)
 	 */
 	struct {
 		char key[64];
 		struct ksamples s;
-	} n_poll[16];
-	int n_polls;
+	} n_poll[2][16];
+	int n_polls[2];
 	uint64_t lines, events, lost;
 	uint64_t page_firsts;		/* lines that were a ring-buffer page's first event */
 	char comm[65536][16];		/* last comm seen per pid (for output) */
@@ -131,10 +133,13 @@ struct rstats {
  * The cost model (README.md, "Cross-tool probe costs"): the offset of
  * netcost's timestamp from ftrace's at each kind of hook point.
  */
+enum { POLL_THR, POLL_SIRQ };
+
 struct model {
 	double n_sys;		/* N: one netcost probe with task-table work (sys_*, sched, kretprobes) */
 	double n_cpu;		/* N: one netcost probe closing a per-CPU frame (irq, softirq, net) */
 	double n_poll_thr;	/* N: netcost's napi_poll probe in a NAPI thread (its task-table work) */
+	double n_poll_sirq;	/* N: netcost's napi_poll probe in a NET_RX softirq (per-instance work) */
 	double k_fts;		/* K: one ftrace kprobe-event handler at finish_task_switch */
 	double k_thr;		/* K: the same at irq_forced_thread_fn / irq_thread_fn */
 	double d_fts;		/* netcost's fentry (any site): its stamp beyond a kprobe's */

@@ -824,8 +824,9 @@ static void ev_napi_poll(int c, uint64_t ts, const char *args, int pid)
 	double end;
 
 	/* netcost ends a backlog's packet and the list at its napi_poll stamp, the poll's own */
-	end = !napi_in_softirq(p, pid) && task(pid)->kind == K_NAPI_THREAD ?
-	      tp_end_n(ts, "napi_poll", M->n_poll_thr) : tp_end(ts, "napi_poll");
+	end = napi_in_softirq(p, pid) ? tp_end_n(ts, "napi_poll", M->n_poll_sirq) :
+	      task(pid)->kind == K_NAPI_THREAD ? tp_end_n(ts, "napi_poll", M->n_poll_thr) :
+	      tp_end(ts, "napi_poll");
 	if (cpus[c].backlog_on && cpus[c].backlog_pid == pid) {
 		cpus[c].backlog_on = 0;
 		backlog_close(c, p, end, ts);
@@ -835,8 +836,7 @@ static void ev_napi_poll(int c, uint64_t ts, const char *args, int pid)
 	if (b && work >= budget)
 		count(c, C_NAPI_BUDGET_EXHAUSTED, 1);
 	if (napi_in_softirq(p, pid)) {
-		record(c, ST_NAPI_POLL, frame_net(&p->napi, tp_end(ts, "napi_poll")),
-		       p->napi.raw, ts, pid, 1);
+		record(c, ST_NAPI_POLL, frame_net(&p->napi, end), p->napi.raw, ts, pid, 1);
 		frame_open(&p->napi, pid, tp_start(ts), ts);
 		return;
 	}
@@ -1317,7 +1317,7 @@ static void push_k(struct ksamples *k, uint64_t d)
  * before it: a tracepoint event, whose netcost probe runs before ftrace's
  * (after a kprobe event netcost's own hook there would be in the stretch)
  */
-static void push_poll(struct rstats *rs, const char *args, const char *prev, uint64_t d)
+static void push_poll(struct rstats *rs, int kind, const char *args, const char *prev, uint64_t d)
 {
 	static const char *const kprobes[] = {
 		"fts", "kss", "irq_forced_thread_fn", "irq_thread_fn", "irq_exit_rcu", "rec",
@@ -1333,16 +1333,16 @@ static void push_poll(struct rstats *rs, const char *args, const char *prev, uin
 
 	snprintf(key, sizeof(key), "%.*s after %s", dev ? (int)strcspn(dev + 11, " ") : 1,
 		 dev ? dev + 11 : "?", prev);
-	for (i = 0; i < rs->n_polls; i++)
-		if (!strcmp(rs->n_poll[i].key, key))
+	for (i = 0; i < rs->n_polls[kind]; i++)
+		if (!strcmp(rs->n_poll[kind][i].key, key))
 			break;
-	if (i == rs->n_polls) {
-		if (i == (int)(sizeof(rs->n_poll) / sizeof(rs->n_poll[0])))
+	if (i == rs->n_polls[kind]) {
+		if (i == (int)(sizeof(rs->n_poll[0]) / sizeof(rs->n_poll[0][0])))
 			return;
-		snprintf(rs->n_poll[i].key, sizeof(rs->n_poll[i].key), "%s", key);
-		rs->n_polls++;
+		snprintf(rs->n_poll[kind][i].key, sizeof(rs->n_poll[kind][i].key), "%s", key);
+		rs->n_polls[kind]++;
 	}
-	push_k(&rs->n_poll[i].s, d);
+	push_k(&rs->n_poll[kind][i].s, d);
 }
 
 int cmp_u64(const void *a, const void *b)
@@ -1716,9 +1716,10 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 				     !strcmp(ev, "irq_handler_entry") || vk == 1, nic);
 		if (!strcmp(ev, "irq_handler_exit") && cpus[cpu].hard_open && cpus[cpu].hard_nic)
 			push_k(&rs->n_tail, ts - prev_ts[cpu]);
-		if (!strcmp(ev, "napi_poll") && task(pid)->kind == K_NAPI_THREAD &&
-		    !napi_in_softirq(bh_of(cpu, pid), pid))
-			push_poll(rs, args, prev_ev[cpu], ts - prev_ts[cpu]);
+		if (!strcmp(ev, "napi_poll") && napi_in_softirq(bh_of(cpu, pid), pid))
+			push_poll(rs, POLL_SIRQ, args, prev_ev[cpu], ts - prev_ts[cpu]);
+		else if (!strcmp(ev, "napi_poll") && task(pid)->kind == K_NAPI_THREAD)
+			push_poll(rs, POLL_THR, args, prev_ev[cpu], ts - prev_ts[cpu]);
 		snprintf(prev_ev[cpu], sizeof(prev_ev[cpu]), "%s", ev);
 		prev_ts[cpu] = ts;
 

@@ -20,6 +20,7 @@ enum nlmsg_uapi {
 	NLMSG_0_2,	/* + roles in STATS and INFO's stage table, task-table fill */
 	NLMSG_0_3,	/* + buckets as one packed run, the layout in each STATS message */
 	NLMSG_0_4,	/* + the probe self-cost's median, 90th percentile and samples */
+	NLMSG_0_9,	/* + each CPU's NAPI instances */
 };
 
 /* nlmsg_start - a reply header of @cmd at @buf */
@@ -126,8 +127,33 @@ static inline void nlmsg_buckets(struct nlmsghdr *nlh, const struct nc_hist *h,
 }
 
 /*
+ * nlmsg_napi - NAPI instance @n as the module's nest (UAPI 0.9.0): the
+ * device, IRQ and thread only when known, the 64-bit figures after a PAD
+ * as nla_put_u64_64bit() lays them where alignment matters
+ */
+static inline void nlmsg_napi(struct nlmsghdr *nlh, const struct nc_napi *n)
+{
+	struct nlattr *nest = mnl_attr_nest_start(nlh, NETCOST_A_NAPI);
+
+	mnl_attr_put_u32(nlh, NETCOST_NAPI_A_ID, n->id);
+	mnl_attr_put_u32(nlh, NETCOST_NAPI_A_IFINDEX, n->ifindex);
+	if (n->has_ifname)
+		mnl_attr_put_strz(nlh, NETCOST_NAPI_A_IFNAME, n->ifname);
+	if (n->has_irq)
+		mnl_attr_put_u32(nlh, NETCOST_NAPI_A_IRQ, n->irq);
+	if (n->has_thread_pid)
+		mnl_attr_put_u32(nlh, NETCOST_NAPI_A_THREAD_PID, n->thread_pid);
+	mnl_attr_put(nlh, NETCOST_NAPI_A_PAD, 0, NULL);
+	mnl_attr_put_u64(nlh, NETCOST_NAPI_A_POLLS, n->polls);
+	mnl_attr_put_u64(nlh, NETCOST_NAPI_A_PACKETS, n->packets);
+	mnl_attr_put_u64(nlh, NETCOST_NAPI_A_TIMED_POLLS, n->timed_polls);
+	mnl_attr_put_u64(nlh, NETCOST_NAPI_A_CYCLES, n->cycles);
+	mnl_attr_nest_end(nlh, nest);
+}
+
+/*
  * nlmsg_stats - the STATS message of CPU @c of @m at @buf (of @len bytes):
- * every stage and counter it has, as UAPI @v lays them out
+ * every stage and counter it has (and NAPI instance), as UAPI @v lays them out
  */
 static inline struct nlmsghdr *nlmsg_stats(void *buf, size_t len, const struct nc_model *m,
 					   const struct nc_cpu *c, enum nlmsg_uapi v)
@@ -184,6 +210,8 @@ static inline struct nlmsghdr *nlmsg_stats(void *buf, size_t len, const struct n
 		mnl_attr_put_u64(nlh, NETCOST_COUNTER_A_VALUE, c->counter[s]);
 		mnl_attr_nest_end(nlh, nest);
 	}
+	for (s = 0; v >= NLMSG_0_9 && s < c->nr_napi; s++)
+		nlmsg_napi(nlh, &c->napi[s]);
 	return nlh;
 }
 

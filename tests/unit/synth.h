@@ -67,6 +67,46 @@ static inline void synth_counter(struct nc_model *m, uint32_t cpu, const char *n
 	c->has_counter[i] = true;
 }
 
+/* synth_napi - NAPI instance @n's polls on @cpu, as the module would report them */
+static inline void synth_napi(struct nc_model *m, uint32_t cpu, const struct nc_napi *n)
+{
+	struct nc_napi *e = nc_model_napi(m, nc_model_cpu(m, cpu), n);
+
+	if (e)
+		nc_napi_add(e, n);
+}
+
+/*
+ * synth_napis - the NAPI instances of synth_model()'s guest: eth0's two
+ * queues (rx-0 polled on CPU 0 and, after an IRQ move, a little on CPU 1;
+ * rx-1 in a NAPI thread, on CPU 1), eth0's tx-only instance (id 0, no
+ * IRQ known), eth1's queue, busy-polled only (untimed), and each CPU's
+ * backlog
+ */
+static inline void synth_napis(struct nc_model *m)
+{
+	synth_napi(m, 0, &(struct nc_napi){ .id = 8193, .ifindex = 2, .has_ifname = true,
+		   .ifname = "eth0", .has_irq = true, .irq = 24, .polls = 37000,
+		   .packets = 370000, .timed_polls = 37000, .cycles = 37000ULL * 13000 });
+	synth_napi(m, 1, &(struct nc_napi){ .id = 8193, .ifindex = 2, .has_ifname = true,
+		   .ifname = "eth0", .has_irq = true, .irq = 25, .polls = 600,
+		   .packets = 6000, .timed_polls = 600, .cycles = 600 * 14000 });
+	synth_napi(m, 1, &(struct nc_napi){ .id = 8194, .ifindex = 2, .has_ifname = true,
+		   .ifname = "eth0", .has_irq = true, .irq = 26, .has_thread_pid = true,
+		   .thread_pid = 812, .polls = 400, .packets = 4000, .timed_polls = 400,
+		   .cycles = 400 * 15000 });
+	synth_napi(m, 0, &(struct nc_napi){ .id = 0, .ifindex = 2, .has_ifname = true,
+		   .ifname = "eth0", .polls = 20, .packets = 20, .timed_polls = 20,
+		   .cycles = 20 * 900 });
+	synth_napi(m, 0, &(struct nc_napi){ .polls = 10, .packets = 30, .timed_polls = 10,
+		   .cycles = 10 * 2000 });
+	synth_napi(m, 0, &(struct nc_napi){ .id = 8195, .ifindex = 3, .has_ifname = true,
+		   .ifname = "eth1", .has_irq = true, .irq = 27, .polls = 50, .packets = 5 });
+	synth_napi(m, 1, &(struct nc_napi){ .polls = 1, .packets = 1, .timed_polls = 1,
+		   .cycles = 1500 });
+	nc_model_sum_total(m, NULL);
+}
+
 /* synth_info - INFO of a 2-CPU guest, @secs after the reset */
 static inline void synth_info(struct nc_model *m, bool rt, double secs)
 {

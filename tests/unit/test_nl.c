@@ -2,9 +2,10 @@
 /*
  * test_nl.c - the netlink parser (lib/stats.c) on replies built from a
  * model as the module lays them out (nlmsg.h): INFO and STATS come back
- * into an equal model; the stage roles the module sends (UAPI 0.2.0) win
- * over the built-in table, which stands in for an older module; roles and
- * the task-table fill survive a snapshot.
+ * into an equal model (NAPI instances too, UAPI 0.9.0); the stage roles
+ * the module sends (UAPI 0.2.0) win over the built-in table, which stands
+ * in for an older module; roles and the task-table fill survive a
+ * snapshot.
  *
  * With NC_RECORD_DIR set, it also writes the replies there, one stream of
  * messages per file: the seeds of the netlink fuzzer (corpus-netlink/).
@@ -88,13 +89,27 @@ static void record(const char *name, const char *buf, size_t len)
 	fclose(f);
 }
 
-/* same_stats - @a and @b hold the same figures, stage by stage by name */
+/* same_stats - @a and @b hold the same figures, stage by stage by name, and NAPI instances */
 static void same_stats(const struct nc_model *a, const struct nc_model *b)
 {
 	unsigned int i, s;
 
 	assert_int_equal(a->nr_cpus, b->nr_cpus);
 	for (i = 0; i < a->nr_cpus; i++) {
+		assert_int_equal(a->cpus[i].nr_napi, b->cpus[i].nr_napi);
+		for (s = 0; s < a->cpus[i].nr_napi; s++) {
+			const struct nc_napi *na = &a->cpus[i].napi[s], *nb = &b->cpus[i].napi[s];
+
+			assert_int_equal(nc_napi_cmp(na, nb), 0);
+			assert_int_equal(na->has_irq, nb->has_irq);
+			assert_int_equal(na->irq, nb->irq);
+			assert_int_equal(na->has_thread_pid, nb->has_thread_pid);
+			assert_int_equal(na->thread_pid, nb->thread_pid);
+			assert_int_equal(na->polls, nb->polls);
+			assert_int_equal(na->packets, nb->packets);
+			assert_int_equal(na->timed_polls, nb->timed_polls);
+			assert_int_equal(na->cycles, nb->cycles);
+		}
 		for (s = 0; s < a->nr_stages; s++) {
 			int t = nc_model_find_stage(b, a->stage[s].name);
 			const struct nc_hist *ha = a->cpus[i].stage[s];
@@ -177,6 +192,13 @@ static void test_round_trip(void **state)
 	assert_int_equal(b->stage[s].role, NC_ROLE_TOP);
 	assert_true(b->stage[s].role_sent);
 	assert_int_equal(b->stage[nc_model_find_stage(b, "hardirq")].role, NC_ROLE_TOP);
+	assert_int_equal(b->total.nr_napi, 0);
+	nc_model_free(b);
+	/* 0.9.0: and each CPU's NAPI instances */
+	synth_napis(a);
+	round_trip(buf, a, b, NLMSG_0_9, "rt-0.9.bin");
+	assert_int_equal(b->total.nr_napi, a->total.nr_napi);
+	assert_int_equal(b->total.napi[1].polls, a->total.napi[1].polls);
 	nc_model_free(a);
 	nc_model_free(b);
 	free(a);

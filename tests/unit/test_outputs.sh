@@ -5,7 +5,8 @@
 # reaches the terminal (bug 9); the exposition is valid for promtool, and
 # a name collision is refused (bug 11); "--stage ''" is a usage error and
 # a stage filter does not claim "no packets" (bug 12); "show -" reads
-# stdin; -o /dev/null is a dry run.
+# stdin; -o /dev/null is a dry run; a snapshot's NAPI instances, text and
+# JSON.
 set -u
 cd "$(dirname "$0")/../.."
 NC=${BUILD:-$PWD/build}/bin/netcost
@@ -126,4 +127,19 @@ fi
 	nok "show -: $(head -3 "$tmp/stdin.out")"
 "$NC" export --prometheus --snapshot $C/stock.json -o /dev/null 2>"$tmp/e.err" &&
 	ok "export -o /dev/null" || nok "export -o /dev/null: $(cat "$tmp/e.err")"
+
+# NAPI instances (0.9.0): show prints a snapshot's table and its "napi"
+# arrays, absent values null; a snapshot from before has neither
+"$NC" show $C/napi.json >"$tmp/napi.out" 2>&1
+row=$(sed -n '/^NAPI instances /,/^$/p' "$tmp/napi.out" | awk '$1 == "eth0" { $1 = $1; print }')
+[ "$row" = "eth0 8193 24 812 3700 37000 10.0 3700 13000 0" ] &&
+	grep -q '^  backlog  *0  *-  *-  *10  *30 ' "$tmp/napi.out" && ok "show napi.json: the NAPI table" ||
+	nok "show napi.json: eth0's row \"$row\": $(sed -n '/^NAPI instances /,/^$/p' "$tmp/napi.out")"
+j=$("$NC" show -j $C/napi.json | jq -c '[.total.napi[] | [.device, .irq, .thread_pid, .cpus, .per_poll]]')
+[ "$j" = '[["eth0",24,812,[0],13000],["eth1",null,null,[0],null],[null,null,null,[0],2000]]' ] &&
+	ok "show -j napi.json: total.napi $j" || nok "show -j napi.json: total.napi $j"
+"$NC" show $C/stock.json >"$tmp/old.out" 2>&1 && ! grep -q NAPI "$tmp/old.out" &&
+	[ "$("$NC" show -j $C/stock.json | jq -c '[.total.napi, .cpus[0].napi, .napi_dropped]')" = '[[],[],0]' ] &&
+	ok "show stock.json (before 0.9.0): no NAPI table, empty napi arrays" ||
+	nok "show stock.json (before 0.9.0): $(grep NAPI "$tmp/old.out")"
 exit $fail

@@ -43,6 +43,7 @@ bool nc_same_file(const char *a, const char *b);
 
 bool nc_has_control(const char *s);
 void nc_escape(const char *s, char *buf, size_t len);
+void nc_escape_ascii(const char *s, char *buf, size_t len);
 
 void *nc_xcalloc(size_t n, size_t size);
 void *nc_xrealloc(void *p, size_t size);

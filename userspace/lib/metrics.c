@@ -434,6 +434,21 @@ double nc_counter_per_packet(const struct nc_model *m, const struct nc_cpu *c, u
 	return (double)c->counter[k] / (double)rx;
 }
 
+/* nc_napi_packets_per_poll - a NAPI instance's packets per poll; -1 with no polls */
+double nc_napi_packets_per_poll(const struct nc_napi *n)
+{
+	return n->polls ? (double)n->packets / (double)n->polls : -1;
+}
+
+/*
+ * nc_napi_cycles_per_poll - a NAPI instance's napi_poll cycles per timed
+ * poll (busy polls are not timed); -1 with none timed
+ */
+double nc_napi_cycles_per_poll(const struct nc_napi *n)
+{
+	return n->timed_polls ? (double)n->cycles / (double)n->timed_polls : -1;
+}
+
 /* nc_is_netrx_runs - a "net_rx_in_<where>" run counter (not its _cycles) */
 bool nc_is_netrx_runs(const char *name)
 {

@@ -54,6 +54,8 @@ unsigned int nc_top_stages(const struct nc_model *m, const struct nc_cpu *c,
 double nc_stage_per_packet_named(const struct nc_model *m, const char *name, bool per_tx,
 				 bool own);
 double nc_counter_per_packet(const struct nc_model *m, const struct nc_cpu *c, unsigned int k);
+double nc_napi_packets_per_poll(const struct nc_napi *n);
+double nc_napi_cycles_per_poll(const struct nc_napi *n);
 bool nc_is_netrx_runs(const char *name);
 bool nc_is_netrx_cycles(const char *name);
 

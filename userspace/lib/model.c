@@ -4,6 +4,7 @@
  * "watch", "diff", "plot" and "export": stages and counters keyed by name,
  * per-CPU histograms, totals across CPUs and interval deltas.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,7 +111,7 @@ void nc_model_init(struct nc_model *m)
 		nc_model_counter(m, netcost_counter_names[i]);
 }
 
-/* nc_cpu_free - free the histograms of one CPU (or of the total) */
+/* nc_cpu_free - free the histograms and NAPI instances of one CPU (or of the total) */
 static void nc_cpu_free(struct nc_cpu *c)
 {
 	unsigned int i;
@@ -119,6 +120,11 @@ static void nc_cpu_free(struct nc_cpu *c)
 		free(c->stage[i]);
 		c->stage[i] = NULL;
 	}
+	for (i = 0; i < c->nr_napi; i++)
+		free(c->napi[i].cpus);
+	free(c->napi);
+	c->napi = NULL;
+	c->nr_napi = 0;
 }
 
 /* nc_model_clear_stats - drop all statistics, keep info and names */
@@ -133,6 +139,8 @@ void nc_model_clear_stats(struct nc_model *m)
 	m->nr_cpus = 0;
 	nc_cpu_free(&m->total);
 	memset(&m->total, 0, sizeof(m->total));
+	m->napi_kept = 0;
+	m->napi_dropped = 0;
 }
 
 /* nc_meta_free - free what a snapshot's meta object owns */
@@ -183,6 +191,7 @@ void nc_model_filter(struct nc_model *dst, const struct nc_model *src, const boo
 	dst->cpus = NULL;
 	dst->nr_cpus = 0;
 	memset(&dst->total, 0, sizeof(dst->total));
+	dst->napi_kept = 0;
 	nc_meta_copy(&dst->meta, &src->meta);
 	for (i = 0; i < src->nr_cpus; i++) {
 		const struct nc_cpu *c = &src->cpus[i];
@@ -197,6 +206,12 @@ void nc_model_filter(struct nc_model *dst, const struct nc_model *src, const boo
 			if (!c->stage[s] || (keep && !keep[s]))
 				continue;
 			*nc_cpu_hist(d, s) = *c->stage[s];
+		}
+		for (s = 0; s < c->nr_napi; s++) {
+			struct nc_napi *n = nc_model_napi(dst, d, &c->napi[s]);
+
+			if (n)
+				nc_napi_add(n, &c->napi[s]);
 		}
 	}
 	nc_model_sum_total(dst, NULL);
@@ -340,9 +355,156 @@ void nc_hist_add(struct nc_hist *dst, const struct nc_hist *src)
 }
 
 /*
+ * nc_napi_cmp - the order of a NAPI list: a device's instances by its
+ * name, then those of none (backlogs); then by id and ifindex (and a
+ * backlog by its CPU).  0 only for the same instance: equal id, ifindex
+ * and ifname (and CPU, for one with no device).
+ */
+int nc_napi_cmp(const struct nc_napi *a, const struct nc_napi *b)
+{
+	int r;
+
+	if (a->has_ifname != b->has_ifname)
+		return a->has_ifname ? -1 : 1;
+	r = a->has_ifname ? strcmp(a->ifname, b->ifname) : 0;
+	if (r)
+		return r;
+	if (a->id != b->id)
+		return a->id < b->id ? -1 : 1;
+	if (a->ifindex != b->ifindex)
+		return a->ifindex < b->ifindex ? -1 : 1;
+	if (!a->has_ifname && a->backlog_cpu != b->backlog_cpu)
+		return a->backlog_cpu < b->backlog_cpu ? -1 : 1;
+	return 0;
+}
+
+/* nc_napi_pos - where @key's instance is, or belongs, in @c's list; *@found: which */
+static unsigned int nc_napi_pos(const struct nc_cpu *c, const struct nc_napi *key,
+				bool *found)
+{
+	unsigned int lo = 0, hi = c->nr_napi;
+
+	*found = false;
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+		int r = nc_napi_cmp(&c->napi[mid], key);
+
+		if (!r) {
+			*found = true;
+			return mid;
+		}
+		if (r < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* nc_cpu_find_napi - the entry of @key's instance in @c's list, or NULL */
+struct nc_napi *nc_cpu_find_napi(const struct nc_cpu *c, const struct nc_napi *key)
+{
+	bool found;
+	unsigned int i = nc_napi_pos(c, key, &found);
+
+	return found ? &c->napi[i] : NULL;
+}
+
+/*
+ * nc_napi_insert - the entry of @key's instance in @c's list, put in its
+ * place with zero figures when new (the list grows by doubling)
+ */
+static struct nc_napi *nc_napi_insert(struct nc_cpu *c, const struct nc_napi *key)
+{
+	unsigned int i, n = c->nr_napi;
+	struct nc_napi *e;
+	bool found;
+
+	i = nc_napi_pos(c, key, &found);
+	if (found)
+		return &c->napi[i];
+	if (n >= 4 ? !(n & (n - 1)) : !n)	/* full at 4, 8, 16, ... */
+		c->napi = nc_xrealloc(c->napi, (n ? 2 * n : 4) * sizeof(*c->napi));
+	memmove(&c->napi[i + 1], &c->napi[i], (n - i) * sizeof(*c->napi));
+	c->nr_napi++;
+	e = &c->napi[i];
+	memset(e, 0, sizeof(*e));
+	e->id = key->id;
+	e->ifindex = key->ifindex;
+	e->has_ifname = key->has_ifname;
+	e->backlog_cpu = key->backlog_cpu;
+	if (key->has_ifname)
+		snprintf(e->ifname, sizeof(e->ifname), "%s", key->ifname);
+	return e;
+}
+
+/*
+ * nc_model_napi - the entry of @key's instance (its id, ifindex and
+ * ifname) on CPU @c of @m, added with zero figures when new.  NULL when
+ * @m holds NC_MAX_NAPI entries already: the instance then counts in
+ * m->napi_dropped.
+ */
+struct nc_napi *nc_model_napi(struct nc_model *m, struct nc_cpu *c, const struct nc_napi *key)
+{
+	struct nc_napi *n = nc_cpu_find_napi(c, key);
+
+	if (n)
+		return n;
+	if (m->napi_kept >= NC_MAX_NAPI) {
+		m->napi_dropped++;
+		return NULL;
+	}
+	m->napi_kept++;
+	return nc_napi_insert(c, key);
+}
+
+/* nc_sat_add - @a + @b, UINT64_MAX when that does not fit */
+static uint64_t nc_sat_add(uint64_t a, uint64_t b)
+{
+	uint64_t s;
+
+	return __builtin_add_overflow(a, b, &s) ? UINT64_MAX : s;
+}
+
+/*
+ * nc_napi_add - add @src's polls to @dst, the same instance (a CPU's
+ * second nest of it, or a CPU into the total).  The figures add up,
+ * saturating, as a file may hold anything.  irq and thread_pid are those
+ * reported; where two differ, that of the one with more polls (the first
+ * of equals) stays.
+ */
+void nc_napi_add(struct nc_napi *dst, const struct nc_napi *src)
+{
+	dst->polls = nc_sat_add(dst->polls, src->polls);
+	dst->packets = nc_sat_add(dst->packets, src->packets);
+	dst->timed_polls = nc_sat_add(dst->timed_polls, src->timed_polls);
+	dst->cycles = nc_sat_add(dst->cycles, src->cycles);
+	if (src->has_irq && (!dst->has_irq || src->polls > dst->irq_polls)) {
+		dst->has_irq = true;
+		dst->irq = src->irq;
+		dst->irq_polls = src->polls;
+	}
+	if (src->has_thread_pid && (!dst->has_thread_pid || src->polls > dst->thread_polls)) {
+		dst->has_thread_pid = true;
+		dst->thread_pid = src->thread_pid;
+		dst->thread_polls = src->polls;
+	}
+}
+
+/* nc_napi_add_cpu - @cpu is one of the CPUs @n (a total's entry) polled on */
+static void nc_napi_add_cpu(struct nc_napi *n, uint32_t cpu)
+{
+	if (n->nr_cpus && n->cpus[n->nr_cpus - 1] == cpu)
+		return;
+	n->cpus = nc_xrealloc(n->cpus, (n->nr_cpus + 1) * sizeof(*n->cpus));
+	n->cpus[n->nr_cpus++] = cpu;
+}
+
+/*
  * nc_model_sum_total - recompute m->total from the CPUs in @cpuset (all
  * CPUs when NULL).  A stage is in the total when any selected CPU reported
- * it.  Returns the number of CPUs summed.
+ * it; a NAPI instance is added up over the CPUs it polled on.  Returns the
+ * number of CPUs summed.
  */
 int nc_model_sum_total(struct nc_model *m, const bool *cpuset)
 {
@@ -366,6 +528,16 @@ int nc_model_sum_total(struct nc_model *m, const bool *cpuset)
 				continue;
 			t->counter[s] += c->counter[s];
 			t->has_counter[s] = true;
+		}
+		for (s = 0; s < c->nr_napi; s++) {
+			struct nc_napi key = c->napi[s], *e;
+
+			/* a CPU's backlog is its own: never added to another's */
+			if (!key.has_ifname)
+				key.backlog_cpu = c->cpu;
+			e = nc_napi_insert(t, &key);
+			nc_napi_add(e, &c->napi[s]);
+			nc_napi_add_cpu(e, c->cpu);
 		}
 	}
 	return n;
@@ -407,11 +579,38 @@ static void nc_hist_delta(struct nc_hist *d, const struct nc_hist *cur,
 		d->max = cur->max;
 }
 
+/* nc_u64_delta - @cur less @prev, or @cur itself when it went down (a reset) */
+static uint64_t nc_u64_delta(uint64_t cur, uint64_t prev)
+{
+	return prev <= cur ? cur - prev : cur;
+}
+
+/*
+ * nc_napi_delta - NAPI entry @cur's polls since @prev (NULL: none then),
+ * with its IRQ and thread as they are now
+ */
+static struct nc_napi nc_napi_delta(const struct nc_napi *cur, const struct nc_napi *prev)
+{
+	static const struct nc_napi none;
+	struct nc_napi d = *cur;
+
+	if (!prev)
+		prev = &none;
+	d.polls = nc_u64_delta(cur->polls, prev->polls);
+	d.packets = nc_u64_delta(cur->packets, prev->packets);
+	d.timed_polls = nc_u64_delta(cur->timed_polls, prev->timed_polls);
+	d.cycles = nc_u64_delta(cur->cycles, prev->cycles);
+	d.nr_cpus = 0;
+	d.cpus = NULL;
+	return d;
+}
+
 /*
  * nc_model_delta - what happened between @prev and @cur ("netcost watch").
  * When the module was reset in between (another generation), @cur itself
  * is the delta.  @d must be freshly inited; it gets @cur's names and info
- * with the interval starting at @prev's answer.
+ * with the interval starting at @prev's answer, and the NAPI instances
+ * that polled in the interval.
  */
 int nc_model_delta(struct nc_model *d, const struct nc_model *cur,
 		   const struct nc_model *prev)
@@ -459,7 +658,19 @@ int nc_model_delta(struct nc_model *d, const struct nc_model *cur,
 			if (pc >= 0 && p->has_counter[pc] && p->counter[pc] <= c->counter[s])
 				dc->counter[s] -= p->counter[pc];
 		}
+		/* the NAPI instances that polled in the interval */
+		for (s = 0; s < c->nr_napi; s++) {
+			struct nc_napi dn, *e;
+
+			dn = nc_napi_delta(&c->napi[s], p ? nc_cpu_find_napi(p, &c->napi[s]) : NULL);
+			if (!dn.polls)
+				continue;
+			e = nc_model_napi(d, dc, &dn);
+			if (e)
+				nc_napi_add(e, &dn);
+		}
 	}
+	d->napi_dropped += cur->napi_dropped;
 	nc_model_sum_total(d, NULL);
 	return NC_EXIT_OK;
 }

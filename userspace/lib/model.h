@@ -4,6 +4,9 @@
  * reports over netlink (INFO + STATS) and what a snapshot file holds.
  * Every printing subcommand prints from this model, wherever it came from.
  *
+ * NAPI instances (0.9.0) are kept per CPU and, in the total, added up by
+ * instance (nc_model_sum_total()), at most NC_MAX_NAPI entries a model.
+ *
  * Stages and counters are keyed by NAME, as on the wire: the known ones
  * take the indices of enum netcost_stage / enum netcost_counter, unknown
  * (newer) ones are appended, so that they survive a save/show round trip.
@@ -25,6 +28,7 @@
 #define NC_MAX_HOOKS	128
 #define NC_MAX_NIC_IRQS	64
 #define NC_NAME_LEN	64
+#define NC_MAX_NAPI	4096	/* NAPI entries a model keeps, over all its CPUs */
 
 /* One stage's histogram on one CPU, or summed over CPUs */
 struct nc_hist {
@@ -64,11 +68,43 @@ struct nc_info_stage {
 	int role;			/* -1: not sent */
 };
 
+/*
+ * One NAPI instance's polls (NETCOST_A_NAPI, 0.9.0): on one CPU, or, in
+ * the total, added up over the CPUs it polled on.  An instance is the
+ * key (id, ifindex, ifname); the lists are kept in nc_napi_cmp() order.
+ */
+struct nc_napi {
+	uint32_t id;			/* napi_id; 0: none (a CPU's backlog, a tx-only NAPI) */
+	uint32_t ifindex;
+	bool has_ifname;		/* false: no device (a backlog) */
+	/*
+	 * a total's instance with no device: the CPU it is of.  Such an
+	 * instance is a CPU's own (its backlog), never added across CPUs
+	 */
+	uint32_t backlog_cpu;
+	char ifname[NC_NAME_LEN];	/* its device, control characters escaped; "" if none */
+	bool has_irq;			/* false: unknown */
+	uint32_t irq;
+	bool has_thread_pid;		/* false: no NAPI thread */
+	uint32_t thread_pid;
+	uint64_t polls;
+	uint64_t packets;		/* the polls' work */
+	uint64_t timed_polls;		/* polls timed in the napi_poll stage */
+	uint64_t cycles;		/* their napi_poll cycles */
+	/* where irq and thread_pid came from: the polls of that CPU (nc_napi_add()) */
+	uint64_t irq_polls, thread_polls;
+	/* the total's: the CPUs it polled on, ascending; a CPU's own list has none */
+	unsigned int nr_cpus;
+	uint32_t *cpus;
+};
+
 struct nc_cpu {
 	uint32_t cpu;
 	struct nc_hist *stage[NC_MAX_STAGES];	/* NULL: none reported */
 	uint64_t counter[NC_MAX_COUNTERS];
 	bool has_counter[NC_MAX_COUNTERS];
+	unsigned int nr_napi;
+	struct nc_napi *napi;		/* NAPI instances, in nc_napi_cmp() order */
 };
 
 struct nc_config {
@@ -150,6 +186,8 @@ struct nc_model {
 	unsigned int nr_cpus;
 	struct nc_cpu *cpus;		/* sorted by CPU number */
 	struct nc_cpu total;		/* nc_model_sum_total() */
+	unsigned int napi_kept;		/* NAPI entries of all CPUs, at most NC_MAX_NAPI */
+	uint64_t napi_dropped;		/* entries past NC_MAX_NAPI, not kept */
 	/*
 	 * The packets of all CPUs, kept when nc_model_filter() drops CPUs:
 	 * "per packet" always divides by them (metrics.c), so that --cpu N
@@ -177,6 +215,10 @@ int nc_model_counter(struct nc_model *m, const char *name);
 int nc_model_find_counter(const struct nc_model *m, const char *name);
 struct nc_cpu *nc_model_cpu(struct nc_model *m, uint32_t cpu);
 struct nc_hist *nc_cpu_hist(struct nc_cpu *c, unsigned int stage);
+int nc_napi_cmp(const struct nc_napi *a, const struct nc_napi *b);
+struct nc_napi *nc_cpu_find_napi(const struct nc_cpu *c, const struct nc_napi *key);
+struct nc_napi *nc_model_napi(struct nc_model *m, struct nc_cpu *c, const struct nc_napi *key);
+void nc_napi_add(struct nc_napi *dst, const struct nc_napi *src);
 int nc_model_sum_total(struct nc_model *m, const bool *cpuset);
 int nc_model_delta(struct nc_model *d, const struct nc_model *cur,
 		   const struct nc_model *prev);

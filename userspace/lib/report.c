@@ -2,8 +2,9 @@
 /*
  * report.c - "netcost dump" (and "show", "watch"): one row per stage with
  * events, events and cycles per packet, mean and percentiles and the share
- * of the interval's CPU time; then the counters and where NET_RX ran.
- * JSON (-j) prints the same model as {"info", "cpus", "total"}.
+ * of the interval's CPU time; then the counters, where NET_RX ran and the
+ * NAPI instances (0.9.0).  JSON (-j) prints the same model as {"info",
+ * "cpus", "total", "napi_dropped"}.
  *
  * Per packet: see nc_packet_basis() (metrics.c); on a box doing both
  * directions, per rx packet, except for the transmit stages
@@ -427,6 +428,88 @@ static void nc_print_counters(const struct nc_block *b, const struct nc_cpu *c)
 	}
 }
 
+/* nc_napi_device - the NAPI table's name for @n's device: its own, "backlog" or "-" */
+static const char *nc_napi_device(const struct nc_napi *n)
+{
+	if (n->has_ifname)
+		return n->ifname;
+	return n->id ? "-" : "backlog";
+}
+
+/* nc_napi_cpulist - the CPUs @n (an instance of @c) polled on, as a cpulist */
+static void nc_napi_cpulist(const struct nc_napi *n, const struct nc_cpu *c, char *buf,
+			    size_t len)
+{
+	bool *set;
+	unsigned int i;
+
+	if (!n->nr_cpus) {
+		snprintf(buf, len, "%u", c->cpu);
+		return;
+	}
+	set = nc_xcalloc(NC_MAX_CPUS, sizeof(*set));
+	for (i = 0; i < n->nr_cpus; i++)
+		if (n->cpus[i] < NC_MAX_CPUS)
+			set[n->cpus[i]] = true;
+	nc_format_cpulist(set, NC_MAX_CPUS, buf, len);
+	free(set);
+}
+
+/* nc_u32_or_dash - @v as text, or "-" when @has is false */
+static const char *nc_u32_or_dash(char *buf, size_t len, bool has, uint32_t v)
+{
+	if (!has)
+		return "-";
+	snprintf(buf, len, "%u", v);
+	return buf;
+}
+
+/*
+ * nc_print_napi - the NAPI instances of @c (0.9.0), by device name, then
+ * id: each one's IRQ and NAPI thread, polls, packets and the napi_poll
+ * time of its timed polls, and the CPUs it polled on.  Instances without
+ * polls only with --all.
+ */
+static void nc_print_napi(const struct nc_block *b, const struct nc_cpu *c)
+{
+	const struct nc_model *m = b->m;
+	char irq[16], pid[16], pp[32], cp[32], cpus[256];
+	unsigned int i, shown = 0;
+	int w = 16;		/* IFNAMSIZ - 1, or the longest name */
+
+	for (i = 0; i < c->nr_napi; i++)
+		if ((int)strlen(nc_napi_device(&c->napi[i])) > w)
+			w = (int)strlen(nc_napi_device(&c->napi[i]));
+	for (i = 0; i < c->nr_napi; i++) {
+		const struct nc_napi *n = &c->napi[i];
+		double ppp = nc_napi_packets_per_poll(n), cpp = nc_napi_cycles_per_poll(n);
+
+		if (!n->polls && !b->o->all)
+			continue;
+		if (!shown++)
+			fprintf(b->f, "\n%-*s %8s %5s %7s %11s %11s %8s %11s %8s %s\n", w + 2,
+				"NAPI instances", "id", "irq", "thread", "polls", "packets", "pkt/poll",
+				"timed polls", b->o->ns ? "ns/poll" : "cyc/poll", "CPUs");
+		strcpy(pp, "-");
+		if (ppp >= 0)
+			nc_report_value(pp, sizeof(pp), ppp);
+		strcpy(cp, "-");
+		if (cpp >= 0)
+			nc_report_value(cp, sizeof(cp), b->o->ns ?
+					nc_cycles_to_ns(cpp, m->info.tsc_khz) : cpp);
+		nc_napi_cpulist(n, c, cpus, sizeof(cpus));
+		fprintf(b->f, "  %-*s %8u %5s %7s %11llu %11llu %8s %11llu %8s %s\n", w,
+			nc_napi_device(n), n->id, nc_u32_or_dash(irq, sizeof(irq), n->has_irq, n->irq),
+			nc_u32_or_dash(pid, sizeof(pid), n->has_thread_pid, n->thread_pid),
+			(unsigned long long)n->polls, (unsigned long long)n->packets, pp,
+			(unsigned long long)n->timed_polls, cp, cpus);
+	}
+	if (c == &m->total && m->napi_dropped)
+		fprintf(b->f, "%s%llu NAPI instance%s of CPUs not shown: netcost keeps %d\n",
+			shown ? "" : "\n", (unsigned long long)m->napi_dropped,
+			m->napi_dropped == 1 ? "" : "s", NC_MAX_NAPI);
+}
+
 /* nc_print_block - the tables for @c (the total, or one CPU) */
 static void nc_print_block(struct nc_block *b, const struct nc_cpu *c)
 {
@@ -442,6 +525,7 @@ static void nc_print_block(struct nc_block *b, const struct nc_cpu *c)
 	fprintf(b->f, "\n\n");
 	nc_print_stages(b, c);
 	nc_print_counters(b, c);
+	nc_print_napi(b, c);
 }
 
 /* nc_print_header - kernel, preemption model, CPUs and interval */
@@ -496,6 +580,10 @@ static void nc_print_footer(const struct nc_block *b)
 		nc_basis_desc(nc_packet_basis(b->m)), b->nr_cpus);
 	fprintf(b->f, "percentiles from log-linear buckets: within %.1f%% of the true value, exact below %u.\n",
 		100.0 * NC_HIST_REL_ERROR, 2 * NETCOST_HIST_SUB);
+	if (b->m->total.nr_napi)
+		fprintf(b->f, "NAPI instances: %s/poll of the polls timed in napi_poll (NET_RX, NAPI threads;\n"
+			"busy polls are not); backlog: the CPUs' backlogs; irq, thread: - unknown, none.\n",
+			b->o->ns ? "ns" : "cyc");
 }
 
 /* nc_jnull - a derived figure, or null when it does not exist */
@@ -528,12 +616,35 @@ static void nc_report_stage_json(json_t *o, const struct nc_model *m, const stru
 	json_object_set_new(o, "per_packet", nc_jnull(evpp >= 0, pp < 0 ? 0 : k * pp));
 }
 
-/* nc_report_cpu_json - the derived figures of every stage of @c in @jc */
+/*
+ * nc_report_napi_json - add to each NAPI object of @c in @na what "dump"
+ * derives: packets per poll, and the napi_poll time per timed poll (in
+ * ns with --ns); null where they do not exist
+ */
+static void nc_report_napi_json(json_t *na, const struct nc_model *m, const struct nc_cpu *c,
+				const struct nc_report_opts *o)
+{
+	double k = o->ns ? nc_cycles_to_ns(1, m->info.tsc_khz) : 1;
+	unsigned int i;
+
+	for (i = 0; i < c->nr_napi; i++) {
+		json_t *jn = json_array_get(na, i);
+		double ppp = nc_napi_packets_per_poll(&c->napi[i]);
+		double cpp = nc_napi_cycles_per_poll(&c->napi[i]);
+
+		json_object_set_new(jn, "packets_per_poll", nc_jnull(ppp >= 0, ppp));
+		json_object_set_new(jn, "per_poll", nc_jnull(cpp >= 0, k * cpp));
+	}
+}
+
+/* nc_report_cpu_json - the derived figures of every stage and NAPI instance of @c in @jc */
 static void nc_report_cpu_json(json_t *jc, const struct nc_model *m, const struct nc_cpu *c,
 			       const struct nc_report_opts *o)
 {
 	json_t *st = json_object_get(jc, "stages");
 	unsigned int s;
+
+	nc_report_napi_json(json_object_get(jc, "napi"), m, c, o);
 
 	for (s = 0; s < m->nr_stages; s++) {
 		json_t *js = json_object_get(st, m->stage[s].name);

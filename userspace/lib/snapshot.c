@@ -115,7 +115,8 @@ struct nc_field {
 	  .flags = NC_FF_OPTIONAL }
 #define F_NULLABLE(_s, _key, _type, _member, _has) \
 	{ .key = _key, .type = _type, .off = offsetof(struct _s, _member), \
-	  .flags = NC_FF_NULLABLE, .aux = offsetof(struct _s, _has) }
+	  .len = MEMBER_SIZE(_s, _member), .flags = NC_FF_NULLABLE, \
+	  .aux = offsetof(struct _s, _has) }
 #define F_NAMED(_s, _key, _member, _names, _what) \
 	{ .key = _key, .type = NC_F_NAMED, .off = offsetof(struct _s, _member), \
 	  .names = _names, .nnames = ARRAY_SIZE(_names), .what = _what }
@@ -208,6 +209,22 @@ static const struct nc_field nc_hist_fields[] = {
 	F(nc_hist, "cycles", NC_F_SUM, sum, NULL),	/* "packets" for a packet stage */
 	F(nc_hist, "min", NC_F_U64, min, NULL),
 	F(nc_hist, "max", NC_F_U64, max, NULL),
+};
+
+/*
+ * One NAPI instance of a CPU or of the total (0.9.0); its "cpus" (those it
+ * polled on) stay code: the total's list is as long as it needs to be
+ */
+static const struct nc_field nc_napi_fields[] = {
+	F(nc_napi, "id", NC_F_U32, id, NULL),
+	F_NULLABLE(nc_napi, "device", NC_F_BUF, ifname, has_ifname),
+	F(nc_napi, "ifindex", NC_F_U32, ifindex, NULL),
+	F_NULLABLE(nc_napi, "irq", NC_F_U32, irq, has_irq),
+	F_NULLABLE(nc_napi, "thread_pid", NC_F_U32, thread_pid, has_thread_pid),
+	F(nc_napi, "polls", NC_F_U64, polls, NULL),
+	F(nc_napi, "packets", NC_F_U64, packets, NULL),
+	F(nc_napi, "timed_polls", NC_F_U64, timed_polls, NULL),
+	F(nc_napi, "cycles", NC_F_U64, cycles, NULL),
 };
 
 #undef F
@@ -366,12 +383,31 @@ static json_t *nc_stage_to_json(const struct nc_model *m, const struct nc_cpu *c
 }
 
 /*
- * nc_cpu_to_json - {"stages": {...}, "counters": {...}} of a CPU or the
- * total: the stages it has, or with @all every stage of the model
+ * nc_napi_to_json - NAPI instance @n of @c (a CPU, or the total), with the
+ * CPUs it polled on: the total's list, or a CPU's own number
+ */
+static json_t *nc_napi_to_json(const struct nc_napi *n, const struct nc_cpu *c)
+{
+	json_t *o = json_object(), *cpus = json_array();
+	unsigned int i;
+
+	nc_fields_to_json(o, nc_napi_fields, ARRAY_SIZE(nc_napi_fields), n, NULL);
+	if (!n->nr_cpus)
+		json_array_append_new(cpus, json_integer(c->cpu));
+	for (i = 0; i < n->nr_cpus; i++)
+		json_array_append_new(cpus, json_integer(n->cpus[i]));
+	json_object_set_new(o, "cpus", cpus);
+	return o;
+}
+
+/*
+ * nc_cpu_to_json - {"stages": {...}, "counters": {...}, "napi": [...]} of
+ * a CPU or the total: the stages it has, or with @all every stage of the
+ * model; its NAPI instances
  */
 static json_t *nc_cpu_to_json(const struct nc_model *m, const struct nc_cpu *c, bool all)
 {
-	json_t *o = json_object(), *st = json_object(), *ct = json_object();
+	json_t *o = json_object(), *st = json_object(), *ct = json_object(), *na = json_array();
 	unsigned int i;
 
 	for (i = 0; i < m->nr_stages; i++)
@@ -380,12 +416,18 @@ static json_t *nc_cpu_to_json(const struct nc_model *m, const struct nc_cpu *c, 
 	for (i = 0; i < m->nr_counters; i++)
 		if (c->has_counter[i])
 			json_object_set_new(ct, m->counter[i], nc_jint(c->counter[i]));
+	for (i = 0; i < c->nr_napi; i++)
+		json_array_append_new(na, nc_napi_to_json(&c->napi[i], c));
 	json_object_set_new(o, "stages", st);
 	json_object_set_new(o, "counters", ct);
+	json_object_set_new(o, "napi", na);
 	return o;
 }
 
-/* nc_model_to_json - {"info", "cpus", "total"}; @all: every stage everywhere */
+/*
+ * nc_model_to_json - {"info", "cpus", "total", "napi_dropped"}; @all:
+ * every stage everywhere
+ */
 json_t *nc_model_to_json(const struct nc_model *m, bool all)
 {
 	json_t *o = json_object(), *cpus = json_array();
@@ -402,6 +444,7 @@ json_t *nc_model_to_json(const struct nc_model *m, bool all)
 	}
 	json_object_set_new(o, "cpus", cpus);
 	json_object_set_new(o, "total", nc_cpu_to_json(m, &m->total, all));
+	json_object_set_new(o, "napi_dropped", nc_jint(m->napi_dropped));
 	return o;
 }
 
@@ -727,7 +770,8 @@ static int nc_jfield(struct nc_jctx *j, json_t *obj, const struct nc_field *f, v
 		return 0;
 	switch (f->type) {
 	case NC_F_BUF:
-		return nc_jget_str(j, obj, key, p, f->len);
+		ret = nc_jget_str(j, obj, key, p, f->len);
+		break;
 	case NC_F_DUP:
 		return nc_jget_strdup(j, obj, key, (char **)p);
 	case NC_F_STR_NULL:
@@ -953,19 +997,56 @@ static int nc_jstage(struct nc_jctx *j, struct nc_model *m, struct nc_cpu *c,
 	return nc_jhist_check(j, h, sum_key);
 }
 
-/* nc_jcpu - "stages" and "counters" of one CPU object into @c */
+/*
+ * nc_jnapi - one element of a CPU's "napi" array into @c: figures a poll
+ * can give, and each instance once.  Past NC_MAX_NAPI entries it counts
+ * in m->napi_dropped.
+ */
+static int nc_jnapi(struct nc_jctx *j, struct nc_model *m, struct nc_cpu *c, json_t *obj)
+{
+	struct nc_napi n = { 0 }, *e;
+
+	if (!json_is_object(obj))
+		return nc_jfail(j, NULL, "expected an object");
+	if (nc_jfields(j, obj, nc_napi_fields, ARRAY_SIZE(nc_napi_fields), &n, NULL))
+		return NC_EXIT_SNAPSHOT;
+	if (n.has_ifname && !*n.ifname)
+		return nc_jfail(j, "device", "empty (null for none)");
+	if (n.timed_polls > n.polls)
+		return nc_jfail(j, "timed_polls", "more than polls");
+	if (!n.timed_polls && n.cycles)
+		return nc_jfail(j, "cycles", "not 0, but timed_polls is");
+	if (nc_cpu_find_napi(c, &n))
+		return nc_jfail(j, NULL, "NAPI instance listed twice (the same id, ifindex and device)");
+	e = nc_model_napi(m, c, &n);
+	if (e)
+		nc_napi_add(e, &n);
+	return 0;
+}
+
+/* nc_jcpu - "stages", "counters" and "napi" (optional) of one CPU object into @c */
 static int nc_jcpu(struct nc_jctx *j, struct nc_model *m, struct nc_cpu *c, json_t *obj)
 {
-	json_t *stages, *counters, *v;
+	json_t *stages, *counters, *napi, *v;
 	const char *key;
-	size_t len;
+	size_t len, i;
 	int ret;
 
 	if (nc_jget(j, obj, "stages", JSON_OBJECT, &stages) ||
 	    nc_jget(j, obj, "counters", JSON_OBJECT, &counters))
 		return NC_EXIT_SNAPSHOT;
+	napi = json_object_get(obj, "napi");	/* files before 0.9.0 have none */
+	if (napi && nc_jget(j, obj, "napi", JSON_ARRAY, &napi))
+		return NC_EXIT_SNAPSHOT;
 	if (!c)		/* "total": the shape is checked, the sums are redone */
 		return 0;
+	json_array_foreach(napi, i, v) {
+		len = nc_jpush(j, "napi[%zu]", i);
+		ret = nc_jnapi(j, m, c, v);
+		nc_jpop(j, len);
+		if (ret)
+			return ret;
+	}
 	json_object_foreach(stages, key, v) {
 		len = nc_jpush(j, "stages.%s", key);
 		ret = nc_jstage(j, m, c, key, v);
@@ -1050,6 +1131,29 @@ static int nc_jsums_check(struct nc_jctx *j, const struct nc_model *m)
 				return nc_jfail(j, m->counter[s], "the sum over CPUs overflows");
 			}
 		}
+	}
+	return 0;
+}
+
+/*
+ * nc_jnapi_sums_check - each NAPI instance's figures added up over its
+ * CPUs (m->total, saturated) fit a JSON integer, as nc_jsums_check()
+ */
+static int nc_jnapi_sums_check(struct nc_jctx *j, const struct nc_model *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->total.nr_napi; i++) {
+		const struct nc_napi *n = &m->total.napi[i];
+		char what[160];
+
+		if (n->polls <= INT64_MAX && n->packets <= INT64_MAX &&
+		    n->timed_polls <= INT64_MAX && n->cycles <= INT64_MAX)
+			continue;
+		strcpy(j->path, "cpus");
+		snprintf(what, sizeof(what), "the figures of NAPI instance %u of %s overflow over CPUs",
+			 n->id, n->has_ifname ? n->ifname : "no device");
+		return nc_jfail(j, "napi", what);
 	}
 	return 0;
 }
@@ -1147,6 +1251,7 @@ int nc_snapshot_from_json(struct nc_model *m, json_t *root, const char *name)
 {
 	struct nc_jctx j = { .name = name };
 	json_t *tool, *schema, *meta, *info, *cpus, *total, *v;
+	uint64_t dropped = 0;
 	size_t i;
 
 	if (!json_is_object(root)) {
@@ -1209,10 +1314,15 @@ int nc_snapshot_from_json(struct nc_model *m, json_t *root, const char *name)
 	strcpy(j.path, "total");
 	if (nc_jcpu(&j, m, NULL, total))
 		return NC_EXIT_SNAPSHOT;
+	*j.path = '\0';
+	v = json_object_get(root, "napi_dropped");	/* 0.9.0 */
+	if (v && nc_jget_u64(&j, root, "napi_dropped", &dropped))
+		return NC_EXIT_SNAPSHOT;
+	m->napi_dropped += dropped;
 	if (nc_jsums_check(&j, m) || nc_jtime_check(&j, m))
 		return NC_EXIT_SNAPSHOT;
 	nc_model_sum_total(m, NULL);
-	return 0;
+	return nc_jnapi_sums_check(&j, m);
 }
 
 /*

@@ -3,9 +3,9 @@
  * snapshot.h - the model as JSON: "netcost info -j", "dump -j", and the
  * snapshot files of "netcost save", "show", "diff" and "plot".
  *
- * A snapshot is {"schema": 2, "tool": "netcost", "meta": {...},
- * "info": {...}, "cpus": [...], "total": {...}}, where info, cpus and
- * total have exactly the shape "netcost dump -j" prints.
+ * A snapshot is {"schema": 3, "tool": "netcost", "meta": {...},
+ * "info": {...}, "cpus": [...], "total": {...}, "napi_dropped": N}, where
+ * info, cpus and total have exactly the shape "netcost dump -j" prints.
  */
 #ifndef NETCOST_SNAPSHOT_H
 #define NETCOST_SNAPSHOT_H

@@ -77,6 +77,7 @@ static const struct nc_pol nc_stats_pol[NETCOST_A_MAX + 1] = {
 	POL(NETCOST_A_HIST_SUB_BITS, U32, false),	/* the bucket indexes */
 	POL(NETCOST_A_STAGE, NESTED, false),
 	POL(NETCOST_A_COUNTER, NESTED, false),
+	POL(NETCOST_A_NAPI, NESTED, false),		/* 0.9.0 */
 };
 
 static const struct nc_pol nc_stage_pol[NETCOST_STAGE_A_MAX + 1] = {
@@ -111,6 +112,19 @@ static const struct nc_pol nc_counter_pol[NETCOST_COUNTER_A_MAX + 1] = {
 	POL(NETCOST_COUNTER_A_ID, U32, true),
 	POL(NETCOST_COUNTER_A_NAME, NUL_STRING, true),
 	POL(NETCOST_COUNTER_A_VALUE, U64, true),
+};
+
+/* One NAPI instance on the message's CPU (0.9.0): absent IFNAME, IRQ, THREAD_PID: none */
+static const struct nc_pol nc_napi_pol[NETCOST_NAPI_A_MAX + 1] = {
+	POL(NETCOST_NAPI_A_ID, U32, true),
+	POL(NETCOST_NAPI_A_IFNAME, NUL_STRING, false),
+	POL(NETCOST_NAPI_A_IFINDEX, U32, true),
+	POL(NETCOST_NAPI_A_IRQ, U32, false),
+	POL(NETCOST_NAPI_A_THREAD_PID, U32, false),
+	POL(NETCOST_NAPI_A_POLLS, U64, true),
+	POL(NETCOST_NAPI_A_PACKETS, U64, true),
+	POL(NETCOST_NAPI_A_TIMED_POLLS, U64, true),
+	POL(NETCOST_NAPI_A_CYCLES, U64, true),
 };
 
 struct nc_tb {
@@ -464,6 +478,44 @@ static int nc_parse_counter(const struct nlattr *nest, struct nc_model *m,
 }
 
 /*
+ * nc_parse_napi - one NETCOST_A_NAPI nest into CPU @c.  A CPU's instance
+ * sent twice adds up.  The device name is kept with any control character
+ * escaped (it reaches terminals and files); an empty one is none.  Past
+ * NC_MAX_NAPI entries the instance only counts in m->napi_dropped.
+ */
+static int nc_parse_napi(const struct nlattr *nest, struct nc_model *m, struct nc_cpu *c)
+{
+	const struct nlattr *tb[NETCOST_NAPI_A_MAX + 1];
+	struct nc_napi n = { 0 }, *e;
+
+	if (nc_parse_nested(nest, nc_napi_pol, NETCOST_NAPI_A_MAX, tb, "NAPI"))
+		return -1;
+	n.id = mnl_attr_get_u32(tb[NETCOST_NAPI_A_ID]);
+	n.ifindex = mnl_attr_get_u32(tb[NETCOST_NAPI_A_IFINDEX]);
+	if (tb[NETCOST_NAPI_A_IFNAME] && *mnl_attr_get_str(tb[NETCOST_NAPI_A_IFNAME])) {
+		n.has_ifname = true;
+		nc_escape_ascii(mnl_attr_get_str(tb[NETCOST_NAPI_A_IFNAME]), n.ifname,
+				sizeof(n.ifname));
+	}
+	if (tb[NETCOST_NAPI_A_IRQ]) {
+		n.has_irq = true;
+		n.irq = mnl_attr_get_u32(tb[NETCOST_NAPI_A_IRQ]);
+	}
+	if (tb[NETCOST_NAPI_A_THREAD_PID]) {
+		n.has_thread_pid = true;
+		n.thread_pid = mnl_attr_get_u32(tb[NETCOST_NAPI_A_THREAD_PID]);
+	}
+	n.polls = mnl_attr_get_u64(tb[NETCOST_NAPI_A_POLLS]);
+	n.packets = mnl_attr_get_u64(tb[NETCOST_NAPI_A_PACKETS]);
+	n.timed_polls = mnl_attr_get_u64(tb[NETCOST_NAPI_A_TIMED_POLLS]);
+	n.cycles = mnl_attr_get_u64(tb[NETCOST_NAPI_A_CYCLES]);
+	e = nc_model_napi(m, c, &n);
+	if (e)
+		nc_napi_add(e, &n);
+	return 0;
+}
+
+/*
  * nc_parse_stats_msg - one STATS dump message into @m, merged with what
  * earlier messages said about the same CPU.  Returns 0, or -1 after
  * printing why.
@@ -501,6 +553,10 @@ int nc_parse_stats_msg(const struct nlmsghdr *nlh, struct nc_model *m)
 			break;
 		case NETCOST_A_COUNTER:
 			if (nc_parse_counter(attr, m, c))
+				return -1;
+			break;
+		case NETCOST_A_NAPI:
+			if (nc_parse_napi(attr, m, c))
 				return -1;
 			break;
 		}

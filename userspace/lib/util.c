@@ -47,10 +47,10 @@ bool nc_has_control(const char *s)
 }
 
 /*
- * nc_escape - @s for a message, control characters as \xNN, cut to fit
- * @len with "..."
+ * nc_escape_bytes - @s with control characters (and with @ascii, every
+ * byte past 0x7e) as \xNN, cut to fit @len with "..."
  */
-void nc_escape(const char *s, char *buf, size_t len)
+static void nc_escape_bytes(const char *s, char *buf, size_t len, bool ascii)
 {
 	size_t off = 0;
 
@@ -59,7 +59,7 @@ void nc_escape(const char *s, char *buf, size_t len)
 
 		if (ch == '\\')
 			off += snprintf(buf + off, len - off, "\\\\");
-		else if (ch < 0x20 || ch == 0x7f)
+		else if (ch < 0x20 || ch == 0x7f || (ascii && ch > 0x7f))
 			off += snprintf(buf + off, len - off, "\\x%02x", ch);
 		else
 			buf[off++] = (char)ch;
@@ -67,6 +67,22 @@ void nc_escape(const char *s, char *buf, size_t len)
 	if (*s)
 		off += snprintf(buf + off, len - off, "...");
 	buf[off < len ? off : len - 1] = '\0';
+}
+
+/* nc_escape - @s for a message, control characters as \xNN, cut to fit @len with "..." */
+void nc_escape(const char *s, char *buf, size_t len)
+{
+	nc_escape_bytes(s, buf, len, false);
+}
+
+/*
+ * nc_escape_ascii - nc_escape() that leaves printable ASCII only: for
+ * names the kernel takes any byte in (a device's), which terminals and
+ * JSON (UTF-8) do not
+ */
+void nc_escape_ascii(const char *s, char *buf, size_t len)
+{
+	nc_escape_bytes(s, buf, len, true);
 }
 
 /* nc_err - one line on stderr for an error that ends the command */

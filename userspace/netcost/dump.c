@@ -2,7 +2,8 @@
 /*
  * dump.c - "netcost dump [-j] [--per-cpu] [--cpu LIST] [--stage LIST]
  * [--ns] [--all]": the cost of each stage per packet since the last reset,
- * read from the module into the model and printed by report.c.
+ * and each NAPI instance's polls, read from the module into the model and
+ * printed by report.c.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -104,8 +104,9 @@ kernel_threads_irqs() {
 }
 
 # nic_irq_regex IFACE - regex for IFACE's lines in /proc/interrupts.
-# e1000 names its IRQ after the interface; virtio-net after the virtio
-# device (virtioN-input.0, virtioN-output.0, or plain virtioN for INTx).
+# e1000 names its IRQ after the interface; vmxnet3 after it and its
+# queue (eth0-rxtx-0, eth0-event-2); virtio-net after the virtio device
+# (virtioN-input.0, virtioN-output.0, or plain virtioN for INTx).
 # IFACE may live in the peer namespace: its sysfs is at $LAB_NS_SYS.
 nic_irq_regex() {
 	for _sys in /sys "$LAB_NS_SYS"; do
@@ -115,6 +116,9 @@ nic_irq_regex() {
 		virtio_net)
 			_dev=$(basename "$(readlink "$_sys/class/net/$1/device")")
 			echo "[ ,]$_dev(-(input|output)\.[0-9]+)?(,|\$)"
+			return 0 ;;
+		vmxnet3)
+			echo "[ ,]$1-[a-z]+-[0-9]+(,|\$)"
 			return 0 ;;
 		*)
 			echo "[ ,]$1(,|\$)"
