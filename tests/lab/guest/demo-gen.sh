@@ -50,6 +50,14 @@ await() {
 	[ $_rc = 0 ] || die "no '$1' from the peer in 600 s"
 }
 
+# "netcost run" first asks each half to check its arguments (--check,
+# a3ba2c1): that is netcost-gen's own check here, never a signal to the
+# peer (a send --check that signalled rx-go had the peer send its whole
+# window before the sink was up: every packet refused, the run failed)
+for _a; do
+	[ "$_a" = --check ] && exec netcost-gen "$mode" "$@"
+done
+
 case "$DEMO_LOAD:$mode" in
 rx:sink | tx:send)
 	exec netcost-gen "$mode" "$@"

@@ -13,6 +13,8 @@
 #   nosoak   the same two processes between "netcost reset" and "netcost
 #            save --load" (no soak: run always runs one); "netcost show"
 #            in .out
+#   SUFFIX -threaded: threaded NAPI on eth0 for the window (the setup RT
+#            users are told to use): its polls run in a napi/eth0-N thread
 # usage: demo-tested.sh OUTDIR TAG SECONDS FLOWS WINDOW...
 #   WINDOW: SCENARIO:SOAK:RATE[:SUFFIX], e.g. flows19:soak:4000 stream:nosoak:0
 out=${1:?} tag=${2:?} secs=${3:?} flows=${4:?}
@@ -60,6 +62,16 @@ for w in "$@"; do
 		die "unknown scenario '$scen' in '$w'"
 		;;
 	esac
+	case $suffix in
+	"") ;;
+	-threaded)
+		echo 1 >/sys/class/net/eth0/threaded || die "$name: cannot turn threaded NAPI on for eth0"
+		note="$note; threaded NAPI on eth0"
+		;;
+	*)
+		die "SUFFIX is empty or -threaded, not '$suffix' in '$w'"
+		;;
+	esac
 	echo "demo-tested: $name: $secs s, $soak"
 	n0=$(nic)
 	case $soak in
@@ -96,6 +108,7 @@ for w in "$@"; do
 		;;
 	esac
 	echo "{\"before\": $n0, \"after\": $(nic)}" >"$out/$name.nic.json"
+	[ "$suffix" = -threaded ] && echo 0 >/sys/class/net/eth0/threaded
 	# the closure's headline, for the console (netcost's "total:" line
 	# divides by received packets: wrong for a sender, see tests/lab/demo)
 	grep -E '^unexplained:' "$out/$name.out"
