@@ -27,17 +27,16 @@
 
 struct nc_napi_table __percpu *nc_napis;
 
-static void nc_napi_fill(struct nc_napi_slot *s, const struct napi_struct *napi)
+/* nc_napi_fill - claim @s for @napi, with the identity its look-up read */
+static void nc_napi_fill(struct nc_napi_slot *s, const struct napi_struct *napi,
+			 const struct net_device *dev, u32 id, u32 ifindex)
 {
-	const struct net_device *dev = READ_ONCE(napi->dev);
-
 	memset(s, 0, sizeof(*s));
 	s->key = napi;
-	s->id = READ_ONCE(napi->napi_id);
-	if (dev) {
-		s->ifindex = READ_ONCE(dev->ifindex);
+	s->id = id;
+	s->ifindex = ifindex;
+	if (dev)
 		strscpy(s->ifname, dev->name, sizeof(s->ifname));
-	}
 }
 
 /*
@@ -56,7 +55,7 @@ static struct nc_napi_slot *nc_napi_slot(struct nc_napi_table *t,
 		struct nc_napi_slot *s = &t->s[(h + i) & (NC_NAPI_SLOTS - 1)];
 
 		if (!s->key) {
-			nc_napi_fill(s, napi);
+			nc_napi_fill(s, napi, dev, id, ifindex);
 			return s;
 		}
 		if (s->key == napi && s->id == id && s->ifindex == ifindex)

@@ -1313,8 +1313,8 @@ static void push_k(struct ksamples *k, uint64_t d)
 }
 
 /*
- * a NAPI thread's poll's last stretch, kept by its device and the event
- * before it: a tracepoint event, whose netcost probe runs before ftrace's
+ * a poll's last stretch (@kind: a NAPI thread's or a NET_RX softirq's),
+ * kept by its device and the event before it: a tracepoint event, whose netcost probe runs before ftrace's
  * (after a kprobe event netcost's own hook there would be in the stretch)
  */
 static void push_poll(struct rstats *rs, int kind, const char *args, const char *prev, uint64_t d)
