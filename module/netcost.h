@@ -683,7 +683,8 @@ static inline struct nc_task *nc_slot(unsigned int home, int i)
 static __always_inline struct nc_task *nc_task_find(struct task_struct *p)
 {
 	unsigned int home = nc_home(p);
-	unsigned long hop = atomic_read(&nc_task_hop[home]);
+	/* u32: bit 31 must not sign-extend into bits that are no slot */
+	unsigned long hop = (u32)atomic_read(&nc_task_hop[home]);
 
 	while (hop) {
 		struct nc_task *t = nc_slot(home, __ffs(hop));
@@ -922,6 +923,7 @@ unsigned int nc_irq_max(void);
 void nc_irq_exit(void);
 bool nc_irq_is_nic(int irq, const char *name);
 void nc_irq_config_changed(void);
+unsigned int nc_nic_devices(void);
 
 /* tracepoint probes: (void *data, tracepoint args...) */
 struct irqaction;

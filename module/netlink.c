@@ -144,6 +144,7 @@ static size_t nc_info_size(void)
 	       nla_total_size(sizeof(u32)) +			/* TASK_SLOTS_USED */
 	       2 * nla_total_size(sizeof(u32)) +		/* PROBE_COST_P50/P90 */
 	       nla_total_size_64bit(sizeof(u64)) +		/* PROBE_COST_SAMPLES */
+	       nla_total_size(sizeof(u32)) +			/* NIC_DEVICES */
 	       nc_config_size() +				/* CONFIG */
 	       nc_stages_size() +				/* STAGE */
 	       nc_hooks_size();					/* HOOK */
@@ -184,7 +185,8 @@ static int nc_info_fill(struct sk_buff *msg, const struct genl_info *info,
 	    nla_put_u32(msg, NETCOST_A_GENERATION, atomic_read(&nc_generation)) ||
 	    nla_put_u32(msg, NETCOST_A_TASK_SLOTS, nc_task_slots) ||
 	    nla_put_u32(msg, NETCOST_A_PROBE_COST_P50, nc_probe_cost_pct(50)) ||
-	    nla_put_u32(msg, NETCOST_A_PROBE_COST_P90, nc_probe_cost_pct(90)))
+	    nla_put_u32(msg, NETCOST_A_PROBE_COST_P90, nc_probe_cost_pct(90)) ||
+	    nla_put_u32(msg, NETCOST_A_NIC_DEVICES, nc_nic_devices()))
 		goto err_cancel;
 	if (counts &&
 	    (nla_put_u32(msg, NETCOST_A_TASK_SLOTS_USED, nc_tasks_used()) ||

@@ -2,10 +2,14 @@
 /*
  * nic.c - which IRQs are a network device's: the default NIC IRQ list.
  *
- * The names of every network device (interface, parent device, parent's
- * driver) come from a netdevice notifier, in every namespace, into an
- * RCU-published array that grows with the devices (no limit on their
- * number).  nc_irq_is_nic() matches an IRQ's action name against it with
+ * The names of every network device with a parent device (interface,
+ * parent device, parent's driver) come from a netdevice notifier, in
+ * every namespace, into an RCU-published array that grows with the
+ * devices (no limit on their number).  A device with no parent (veth,
+ * bridge, tun, vlan, bond, wireguard) has no IRQ of its own and is left
+ * out: a box that makes and deletes thousands of veths for its
+ * containers neither grows the list nor makes the IRQs classify again.
+ * nc_irq_is_nic() matches an IRQ's action name against it with
  * nc_nic_name_match() (nic.h, unit-tested in userspace), once per IRQ
  * and name-list generation: a verdict carries the generation it was
  * computed from and is recomputed when the list has changed since, so a
@@ -94,6 +98,19 @@ bool nc_irq_is_nic(int irq, const char *name)
 	return nic;
 }
 
+/* nc_nic_devices - devices in the name list now, for INFO */
+unsigned int nc_nic_devices(void)
+{
+	const struct nc_nic_names *l;
+	unsigned int n;
+
+	rcu_read_lock();
+	l = rcu_dereference(nc_names);
+	n = l ? l->n : 0;
+	rcu_read_unlock();
+	return n;
+}
+
 /* nc_irq_config_changed - forget cached verdicts (names or config moved) */
 void nc_irq_config_changed(void)
 {
@@ -126,7 +143,7 @@ static void nc_names_update(const struct net_device *dev, bool add)
 	struct nc_nic_name e;
 	unsigned int i, n = 0, found = UINT_MAX;
 
-	if (dev->flags & IFF_LOOPBACK)
+	if ((dev->flags & IFF_LOOPBACK) || !dev->dev.parent)
 		return;
 	if (add)
 		nc_nic_name_fill(&e, dev);
@@ -142,7 +159,7 @@ static void nc_names_update(const struct net_device *dev, bool add)
 		goto out;	/* NETDEV_UP with the same names */
 
 	/* on failure the old list stays: this device's IRQs are not found */
-	new = kmalloc(struct_size(new, e, (old ? old->n : 0) + 1), GFP_KERNEL);
+	new = kvmalloc(struct_size(new, e, (old ? old->n : 0) + 1), GFP_KERNEL);
 	if (!new)
 		goto out;
 	for (i = 0; old && i < old->n; i++) {
@@ -155,7 +172,7 @@ static void nc_names_update(const struct net_device *dev, bool add)
 	rcu_assign_pointer(nc_names, new);
 	nc_names_bump();
 	if (old)
-		kfree_rcu(old, rcu);
+		kvfree_rcu(old, rcu);
 out:
 	mutex_unlock(&nc_names_mutex);
 }
@@ -210,7 +227,7 @@ err_free:
 void nc_irq_exit(void)
 {
 	unregister_netdevice_notifier(&nc_netdev_nb);
-	kfree(rcu_dereference_protected(nc_names, true));
+	kvfree(rcu_dereference_protected(nc_names, true));
 	RCU_INIT_POINTER(nc_names, NULL);
 	bitmap_free(nc_cfg.nic_irqs);
 	kvfree(nc_irq_verdict);

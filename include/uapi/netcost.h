@@ -68,6 +68,7 @@ enum netcost_attr {
 	NETCOST_A_PROBE_COST_P90,	/* u32: cycles, their 90th percentile (0.4.0) */
 	NETCOST_A_PROBE_COST_SAMPLES,	/* u64: probe bodies timed since load (0.4.0) */
 	NETCOST_A_NAPI,			/* nest, repeated (STATS): netcost_napi_attr (0.9.0) */
+	NETCOST_A_NIC_DEVICES,		/* u32: devices with a parent: names that find NIC IRQs */
 
 	__NETCOST_A_MAX,
 	NETCOST_A_MAX = __NETCOST_A_MAX - 1

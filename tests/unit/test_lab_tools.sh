@@ -42,4 +42,33 @@ nc-dumpcheck|2|family netcost not found
 nc-nlfuzz --print-id|2|family netcost not found
 nc-task-slots|0|not ok - netcost family not found
 CASES
+# nc-hold-tasks (no netlink): N holders, then READY-FILE says N; bad
+# arguments are exit 2
+if [ -x "$B/nc-hold-tasks" ]; then
+	r=$(mktemp -u)
+	"$B/nc-hold-tasks" 4 "$r" 3 2>/dev/null &
+	pid=$!
+	i=0
+	while [ ! -s "$r" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	if [ "$(cat "$r" 2>/dev/null)" = 4 ] && [ ! -e "$r.tmp" ] && kill -0 $pid 2>/dev/null; then
+		echo "ok - nc-hold-tasks 4 F 3: F says 4 and the holders stay"
+	else
+		echo "not ok - nc-hold-tasks 4 F 3: F '$(cat "$r" 2>/dev/null)'"
+		fail=1
+	fi
+	kill $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	rm -f "$r"
+	for args in "" "0 $r" "5 $r 0" "5 $r 21" "x $r"; do
+		# shellcheck disable=SC2086 # one word per argument
+		"$B/nc-hold-tasks" $args >/dev/null 2>&1
+		rc=$?
+		if [ $rc -eq 2 ] && [ ! -e "$r" ]; then echo "ok - nc-hold-tasks '$args': exit 2"; else
+			echo "not ok - nc-hold-tasks '$args': exit $rc"
+			fail=1
+		fi
+	done
+else
+	echo "ok - nc-hold-tasks not built in $B # SKIP"
+fi
 exit $fail

@@ -153,6 +153,8 @@ struct nc_info {
 	bool has_task_slots;		/* sent by modules from 0.2.0 */
 	uint32_t task_slots;
 	uint32_t task_slots_used;
+	bool has_nic_devices;		/* INFO NIC_DEVICES: absent from older modules */
+	uint32_t nic_devices;		/* devices whose names find NIC IRQs */
 	unsigned int nr_stages;		/* INFO's stage table (0.2.0), or 0 */
 	struct nc_info_stage stage[NC_MAX_STAGES];
 };

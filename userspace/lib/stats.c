@@ -48,6 +48,7 @@ static const struct nc_pol nc_info_pol[NETCOST_A_MAX + 1] = {
 	POL(NETCOST_A_PROBE_COST_P50, U32, false),
 	POL(NETCOST_A_PROBE_COST_P90, U32, false),
 	POL(NETCOST_A_PROBE_COST_SAMPLES, U64, false),
+	POL(NETCOST_A_NIC_DEVICES, U32, false),
 };
 
 static const struct nc_pol nc_config_get_pol[NETCOST_A_MAX + 1] = {
@@ -331,6 +332,10 @@ int nc_parse_info_msg(const struct nlmsghdr *nlh, struct nc_info *info)
 		info->has_task_slots = true;
 		info->task_slots = mnl_attr_get_u32(tb[NETCOST_A_TASK_SLOTS]);
 		info->task_slots_used = mnl_attr_get_u32(tb[NETCOST_A_TASK_SLOTS_USED]);
+	}
+	if (tb[NETCOST_A_NIC_DEVICES]) {
+		info->has_nic_devices = true;
+		info->nic_devices = mnl_attr_get_u32(tb[NETCOST_A_NIC_DEVICES]);
 	}
 	if (tb[NETCOST_A_PROBE_COST_P50])
 		info->probe_cost_p50 = mnl_attr_get_u32(tb[NETCOST_A_PROBE_COST_P50]);

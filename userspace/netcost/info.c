@@ -127,6 +127,13 @@ static void nc_print_info(const struct nc_info *info, json_t *o, const struct nc
 	printf("\nhistograms:   %u buckets, %u sub-bits: percentiles within %.1f%%\n",
 	       info->hist_buckets, info->hist_sub_bits, 100.0 * NC_HIST_REL_ERROR);
 	printf("memory:       %u bytes per CPU\n", info->mem_per_cpu);
+	if (info->has_task_slots)
+		printf("task table:   %u of %u slots held (a task whose 32-slot window is full is not\n"
+		       "              measured: its events count in task_table_full)\n",
+		       info->task_slots_used, info->task_slots);
+	if (info->has_nic_devices)
+		printf("nic devices:  %u (network devices with a parent device: their names find NIC IRQs)\n",
+		       info->nic_devices);
 	printf("generation:   %u, last reset %.3f s ago\n", info->generation, since);
 	printf("config:\n");
 	nc_print_config(json_object_get(o, "config"), "  ");

@@ -92,6 +92,12 @@ dump_cpu_count() {
 		in_cpu && $0 == k { getline; sub(/^"count":/, ""); print; exit }'
 }
 
+# info_key KEY - a number from "netcost info -j" (empty when absent)
+info_key() {
+	netcost info -j -i 0 2>/dev/null | tr -d ' \n' | tr '{,' '\n\n' |
+		sed -n "s/^\"$1\"://p" | head -1
+}
+
 # kernel_is_rt - the running kernel is PREEMPT_RT
 kernel_is_rt() {
 	uname -v | grep -q PREEMPT_RT && return 0
@@ -176,3 +182,55 @@ udp_load() {
 # peer's): the devices' own received-packet counts, for check-stages and
 # check-run
 netdev() { { cat /proc/net/dev; in-ns cat /proc/net/dev; } > "$1"; }
+
+# stages_ref_on / stages_ref_off - the kernel's own count of
+# threaded-handler runs, for irq_thread: an ftrace kprobe event on
+# irq_forced_thread_fn() with a per-CPU hist trigger (tracefs, not
+# netcost).  stages_ref_on fails when it cannot be set.
+stages_ref_on() {
+	[ -e /sys/kernel/tracing/kprobe_events ] || mount -t tracefs nodev /sys/kernel/tracing
+	echo 'p:nc_ref_thr irq_forced_thread_fn' >> /sys/kernel/tracing/kprobe_events &&
+		echo 'hist:keys=common_cpu,common_pid.execname' > \
+			/sys/kernel/tracing/events/kprobes/nc_ref_thr/trigger
+}
+stages_ref_off() {
+	echo '!hist:keys=common_cpu,common_pid.execname' > \
+		/sys/kernel/tracing/events/kprobes/nc_ref_thr/trigger
+	echo '-:nc_ref_thr' >> /sys/kernel/tracing/kprobe_events
+}
+
+# stages_snap OUT WHEN - netcost's counters (OUT/WHEN.json), sandwiched
+# between two reads of the kernel's own: whatever lands inside the dump
+# shows in the difference of the two /proc reads, which bounds the
+# comparison on the host (check-stages).
+stages_snap() {
+	cat /proc/interrupts > "$1/interrupts.$2.0"
+	cat /proc/softirqs > "$1/softirqs.$2.0"
+	cat /sys/kernel/tracing/events/kprobes/nc_ref_thr/hist > "$1/threads.$2.0" 2> /dev/null
+	netdev "$1/netdev.$2.0"
+	netcost dump -j > "$1/$2.json"
+	netdev "$1/netdev.$2.1"
+	cat /proc/interrupts > "$1/interrupts.$2.1"
+	cat /proc/softirqs > "$1/softirqs.$2.1"
+	cat /sys/kernel/tracing/events/kprobes/nc_ref_thr/hist > "$1/threads.$2.1" 2> /dev/null
+	in-ns cat /proc/net/snmp > "$1/snmp.$2"
+}
+
+# stages_window OUT SECONDS RATE - check-stages' window: a sink in the
+# peer namespace, netcost's reset, stages_snap before, SECONDS of 18-byte
+# UDP at RATE packets/s (0: as fast as it goes) from 10.0.0.1, the
+# sink's end, stages_snap after.  OUT gets sink.json, send.json and the
+# snapshots; "not ok" when the sink does not come up.
+stages_window() {
+	rm -f /tmp/ready
+	in-ns netcost-gen sink -p 9000 --idle-timeout 2 -l $(($2 + 30)) -j -q \
+		--ready-file /tmp/ready > "$1/sink.json" 2> "$1/sink.err" &
+	_sw_sink=$!
+	wait_for test -s /tmp/ready || not_ok "sink did not come up"
+	netcost reset
+	stages_snap "$1" before
+	netcost-gen send -H 10.0.0.2 -p 9000 -m 18 -l "$2" -r "$3" -j -q \
+		--report-wait 0 > "$1/send.json" 2> "$1/send.err"
+	wait $_sw_sink
+	stages_snap "$1" after
+}

@@ -77,6 +77,13 @@ counted() {
 }
 
 insmod /lib/netcost/netcost.ko || { not_ok "insmod netcost"; exit 0; }
+# Devices with no parent device (the dummies here; veth, bridges, tun on
+# a real box) have no IRQ and stay out of the name list (issue 21, item
+# 6): the list holds the devices that sysfs gives a "device" link.
+# parented - devices with a parent, in both namespaces
+parented() { ls -d /sys/class/net/*/device "$LAB_NS_SYS"/class/net/*/device 2>/dev/null | wc -l; }
+is "nic_devices = the devices with a parent device ($(parented) of $(($(ls /sys/class/net | wc -l) + $(ls "$LAB_NS_SYS/class/net" | wc -l))))" \
+	"$(info_key nic_devices)" "$(parented)"
 counted "NICs past $NDUMMY devices, found at load"
 # the name list changes under verdicts cached by the load above
 check "eth0 round trip with the module loaded" back_home eth0 10.0.0.1 root
@@ -105,6 +112,7 @@ else
 	ping -c 1 -W 2 10.0.0.2 > /dev/null 2>&1 || ping -c 1 -W 2 10.0.0.2 > /dev/null 2>&1
 	re=$(nics_re)
 	counted "$drv loaded after netcost"
+	is "nic_devices after $drv came back" "$(info_key nic_devices)" "$(parented)"
 fi
 rmmod netcost || not_ok "rmmod netcost"
 i=0

@@ -14,46 +14,15 @@ mkdir -p "$out"
 . /lab/lib.sh
 notok() { not_ok "$@"; }
 
-# snap WHEN - netcost's counters, sandwiched between two reads of the
-# kernel's own: whatever lands inside the dump shows in the difference
-# of the two /proc reads, which bounds the comparison on the host.
-snap() {
-	cat /proc/interrupts > "$out/interrupts.$1.0"
-	cat /proc/softirqs > "$out/softirqs.$1.0"
-	cat $T/events/kprobes/nc_ref_thr/hist > "$out/threads.$1.0" 2> /dev/null
-	netdev "$out/netdev.$1.0"
-	netcost dump -j > "$out/$1.json"
-	netdev "$out/netdev.$1.1"
-	cat /proc/interrupts > "$out/interrupts.$1.1"
-	cat /proc/softirqs > "$out/softirqs.$1.1"
-	cat $T/events/kprobes/nc_ref_thr/hist > "$out/threads.$1.1" 2> /dev/null
-	in-ns cat /proc/net/snmp > "$out/snmp.$1"
-}
-
-# The kernel's own count of threaded-handler runs, for irq_thread: an
-# ftrace kprobe event with a per-CPU hist trigger (tracefs, not netcost).
-T=/sys/kernel/tracing
-[ -e $T/kprobe_events ] || mount -t tracefs nodev $T
-echo 'p:nc_ref_thr irq_forced_thread_fn' >> $T/kprobe_events &&
-	echo 'hist:keys=common_cpu,common_pid.execname' > $T/events/kprobes/nc_ref_thr/trigger ||
-	notok "ftrace kprobe event on irq_forced_thread_fn"
+# The kernel's own counts for check-stages: stages_ref_on/stages_window
+# (lib.sh) keep them around netcost's dumps.
+stages_ref_on || notok "ftrace kprobe event on irq_forced_thread_fn"
 
 if lsmod | grep -q '^netcost '; then rmmod netcost; fi
 if insmod /lib/netcost/netcost.ko; then ok "insmod netcost.ko"; else notok "insmod netcost.ko"; exit 1; fi
 netcost info -j > "$out/info.json" 2> "$out/info.err" || notok "netcost info"
 
-rm -f /tmp/ready
-in-ns netcost-gen sink -p 9000 --idle-timeout 2 -l $((secs + 30)) -j -q \
-	--ready-file /tmp/ready > "$out/sink.json" 2> "$out/sink.err" &
-sink=$!
-wait_for test -s /tmp/ready || notok "sink did not come up"
-
-netcost reset
-snap before
-netcost-gen send -H 10.0.0.2 -p 9000 -m 18 -l "$secs" -r "$rate" -j -q \
-	--report-wait 0 > "$out/send.json" 2> "$out/send.err"
-wait $sink
-snap after
+stages_window "$out" "$secs" "$rate"
 if netcost save "$out/snapshot.json" --note "t-stages: ${secs}s of 18-byte UDP at max rate" 2> "$out/save.err"; then
 	ok "netcost save after the load"
 else
@@ -91,7 +60,6 @@ wait $send
 wait $sink
 if lsmod | grep -q '^netcost '; then notok "module still loaded"; fi
 if insmod /lib/netcost/netcost.ko && rmmod netcost; then ok "insmod/rmmod again after unload under load"; else notok "reload"; fi
-echo '!hist:keys=common_cpu,common_pid.execname' > $T/events/kprobes/nc_ref_thr/trigger
-echo '-:nc_ref_thr' >> $T/kprobe_events
+stages_ref_off
 dmesg > "$out/dmesg"
 if grep -qE 'WARNING|BUG|Oops|scheduling while atomic' "$out/dmesg"; then notok "dmesg clean"; else ok "dmesg clean"; fi
