@@ -162,4 +162,16 @@
 #define NC_DO_SOFTIRQ_NAMES \
 	"do_softirq.part.0", "do_softirq"
 
+/*
+ * x86's per-CPU interrupt counts (irq_stat): named fields up to 6.12, an
+ * array indexed by enum irq_stat_counts on 7.3 (the lab's kernels in
+ * between those two; a kernel of the other layout fails to build here).
+ * NC_IRQ_STAT(cpu, field, index) reads one of them.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 0, 0)
+#define NC_IRQ_STAT(cpu, field, index)	per_cpu(irq_stat, cpu).counts[IRQ_COUNT_##index]
+#else
+#define NC_IRQ_STAT(cpu, field, index)	per_cpu(irq_stat, cpu).field
+#endif
+
 #endif /* _NETCOST_COMPAT_H */

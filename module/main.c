@@ -101,6 +101,7 @@ static int __init netcost_init(void)
 		!IS_ENABLED(CONFIG_PREEMPT_RT) && nc_threadirqs ? "+threadirqs" : "",
 		NC_BH_PER_TASK ? ", softirqs not serialised: softirq frames per task" : "",
 		tsc_khz);
+	nc_untraced_warn();
 	return 0;
 
 err_hooks:

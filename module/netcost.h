@@ -925,6 +925,12 @@ bool nc_irq_is_nic(int irq, const char *name);
 void nc_irq_config_changed(void);
 unsigned int nc_nic_devices(void);
 
+/* vectors.c: interrupt vectors without tracepoints, in INFO */
+#define NC_UNTRACED_MAX	3	/* hypervisor callback, KVM async PF, posted MSI */
+size_t nc_untraced_size(void);
+int nc_untraced_put(struct sk_buff *msg);
+void nc_untraced_warn(void);
+
 /* tracepoint probes: (void *data, tracepoint args...) */
 struct irqaction;
 struct napi_struct;

@@ -145,6 +145,7 @@ static size_t nc_info_size(void)
 	       2 * nla_total_size(sizeof(u32)) +		/* PROBE_COST_P50/P90 */
 	       nla_total_size_64bit(sizeof(u64)) +		/* PROBE_COST_SAMPLES */
 	       nla_total_size(sizeof(u32)) +			/* NIC_DEVICES */
+	       nc_untraced_size() +				/* UNTRACED */
 	       nc_config_size() +				/* CONFIG */
 	       nc_stages_size() +				/* STAGE */
 	       nc_hooks_size();					/* HOOK */
@@ -193,7 +194,7 @@ static int nc_info_fill(struct sk_buff *msg, const struct genl_info *info,
 	     nla_put_u64_64bit(msg, NETCOST_A_PROBE_COST_SAMPLES, nc_probe_cost_samples(),
 			       NETCOST_A_PAD)))
 		goto err_cancel;
-	if (nc_config_put(msg) || nc_stages_put(msg))
+	if (nc_config_put(msg) || nc_stages_put(msg) || nc_untraced_put(msg))
 		goto err_cancel;
 	if (with_hooks && nc_hooks_put(msg))
 		goto err_cancel;

@@ -69,6 +69,7 @@ enum netcost_attr {
 	NETCOST_A_PROBE_COST_SAMPLES,	/* u64: probe bodies timed since load (0.4.0) */
 	NETCOST_A_NAPI,			/* nest, repeated (STATS): netcost_napi_attr (0.9.0) */
 	NETCOST_A_NIC_DEVICES,		/* u32: devices with a parent: names that find NIC IRQs */
+	NETCOST_A_UNTRACED,		/* nest, repeated (INFO): netcost_untraced_attr */
 
 	__NETCOST_A_MAX,
 	NETCOST_A_MAX = __NETCOST_A_MAX - 1
@@ -172,6 +173,21 @@ enum netcost_counter_attr {
  * by (ID, IFINDEX, IFNAME).  Instances the CPU's table had no room for
  * count in the counter napi_table_full.
  */
+/*
+ * An interrupt vector without tracepoints that this kernel takes (the
+ * hypervisor callback, KVM's async page faults, posted MSI): hardirq does
+ * not see its interrupts.
+ */
+enum netcost_untraced_attr {
+	NETCOST_UNTRACED_A_UNSPEC,
+	NETCOST_UNTRACED_A_PAD,
+	NETCOST_UNTRACED_A_NAME,	/* string: hyperv_callback, xen_callback, ... */
+	NETCOST_UNTRACED_A_COUNT,	/* u64: its interrupts since boot; absent: not counted */
+
+	__NETCOST_UNTRACED_A_MAX,
+	NETCOST_UNTRACED_A_MAX = __NETCOST_UNTRACED_A_MAX - 1
+};
+
 enum netcost_napi_attr {
 	NETCOST_NAPI_A_UNSPEC,
 	NETCOST_NAPI_A_PAD,

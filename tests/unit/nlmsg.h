@@ -92,6 +92,15 @@ static inline struct nlmsghdr *nlmsg_info(void *buf, const struct nc_model *m,
 		mnl_attr_put_u32(nlh, NETCOST_A_PROBE_COST_P90, info->probe_cost_p90);
 		mnl_attr_put_u64(nlh, NETCOST_A_PROBE_COST_SAMPLES, info->probe_cost_samples);
 	}
+	if (v >= NLMSG_0_9 && info->has_nic_devices)
+		mnl_attr_put_u32(nlh, NETCOST_A_NIC_DEVICES, info->nic_devices);
+	for (i = 0; v >= NLMSG_0_9 && i < info->nr_untraced; i++) {
+		nest = mnl_attr_nest_start(nlh, NETCOST_A_UNTRACED);
+		mnl_attr_put_strz(nlh, NETCOST_UNTRACED_A_NAME, info->untraced[i].name);
+		if (info->untraced[i].has_count)
+			mnl_attr_put_u64(nlh, NETCOST_UNTRACED_A_COUNT, info->untraced[i].count);
+		mnl_attr_nest_end(nlh, nest);
+	}
 	for (i = 0; i < m->nr_stages; i++) {
 		nest = mnl_attr_nest_start(nlh, NETCOST_A_STAGE);
 		mnl_attr_put_u32(nlh, NETCOST_STAGE_A_ID, i);

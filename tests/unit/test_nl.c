@@ -283,6 +283,73 @@ static void test_snapshot_keeps_roles(void **state)
 	free(buf);
 }
 
+/*
+ * INFO's NIC devices and vectors without tracepoints: parsed, kept by a
+ * snapshot, absent (none, null) from a file written before them; an
+ * invalid name is a broken reply
+ */
+static void test_untraced(void **state)
+{
+	struct nc_model *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+	char *buf = malloc(BUF_LEN);
+	size_t len;
+
+	(void)state;
+	model_with_roles(a);
+	a->info.has_nic_devices = true;
+	a->info.nic_devices = 3;
+	a->info.nr_untraced = 2;
+	strcpy(a->info.untraced[0].name, "hyperv_callback");
+	a->info.untraced[0].has_count = true;
+	a->info.untraced[0].count = 123456789012ULL;
+	strcpy(a->info.untraced[1].name, "kvm_async_pf");
+	len = reply(buf, a, NLMSG_0_9);
+	nc_model_init(b);
+	assert_int_equal(parse(buf, len, b), 0);
+	assert_true(b->info.has_nic_devices);
+	assert_int_equal(b->info.nic_devices, 3);
+	assert_int_equal(b->info.nr_untraced, 2);
+	assert_string_equal(b->info.untraced[0].name, "hyperv_callback");
+	assert_true(b->info.untraced[0].has_count);
+	assert_int_equal(b->info.untraced[0].count, 123456789012ULL);
+	assert_string_equal(b->info.untraced[1].name, "kvm_async_pf");
+	assert_false(b->info.untraced[1].has_count);
+	b->has_meta = true;
+	nc_meta_collect(&b->meta, &b->info, "untraced");
+	assert_int_equal(nc_snapshot_save(b, TEST_OUT "/untraced.json"), 0);
+	nc_model_free(b);
+	nc_model_init(b);
+	assert_int_equal(nc_snapshot_load(b, TEST_OUT "/untraced.json"), 0);
+	assert_int_equal(b->info.nic_devices, 3);
+	assert_int_equal(b->info.nr_untraced, 2);
+	assert_int_equal(b->info.untraced[0].count, 123456789012ULL);
+	assert_false(b->info.untraced[1].has_count);
+	nc_model_free(b);
+	/* an older module sends neither */
+	len = reply(buf, a, NLMSG_0_4);
+	nc_model_init(b);
+	assert_int_equal(parse(buf, len, b), 0);
+	assert_false(b->info.has_nic_devices);
+	assert_int_equal(b->info.nr_untraced, 0);
+	nc_model_free(b);
+	/* a file written before them */
+	nc_model_init(b);
+	assert_int_equal(nc_snapshot_load(b, TEST_DIR "/corpus/small.json"), 0);
+	assert_false(b->info.has_nic_devices);
+	assert_int_equal(b->info.nr_untraced, 0);
+	nc_model_free(b);
+	/* a name that is no name */
+	strcpy(a->info.untraced[1].name, "Bad Name");
+	len = reply(buf, a, NLMSG_0_9);
+	nc_model_init(b);
+	assert_int_not_equal(parse(buf, len, b), 0);
+	nc_model_free(a);
+	nc_model_free(b);
+	free(a);
+	free(b);
+	free(buf);
+}
+
 /* a STATS message that contradicts an earlier role is a broken reply */
 static void test_role_conflict(void **state)
 {
@@ -498,6 +565,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_old_module),
+		cmocka_unit_test(test_untraced),
 		cmocka_unit_test(test_snapshot_keeps_roles),
 		cmocka_unit_test(test_role_conflict),
 		cmocka_unit_test(test_family_vanished),

@@ -68,6 +68,14 @@ struct nc_info_stage {
 	int role;			/* -1: not sent */
 };
 
+/* INFO's interrupt vectors without tracepoints: hardirq does not see them */
+#define NC_MAX_UNTRACED	8
+struct nc_untraced {
+	char name[NC_NAME_LEN];
+	bool has_count;			/* the kernel counts it */
+	uint64_t count;			/* its interrupts since boot, all CPUs */
+};
+
 /*
  * One NAPI instance's polls (NETCOST_A_NAPI, 0.9.0): on one CPU, or, in
  * the total, added up over the CPUs it polled on.  An instance is the
@@ -155,6 +163,8 @@ struct nc_info {
 	uint32_t task_slots_used;
 	bool has_nic_devices;		/* INFO NIC_DEVICES: absent from older modules */
 	uint32_t nic_devices;		/* devices whose names find NIC IRQs */
+	unsigned int nr_untraced;
+	struct nc_untraced untraced[NC_MAX_UNTRACED];
 	unsigned int nr_stages;		/* INFO's stage table (0.2.0), or 0 */
 	struct nc_info_stage stage[NC_MAX_STAGES];
 };

@@ -150,6 +150,12 @@ static const struct nc_field nc_hook_fields[] = {
 	F_OPT(nc_hook, "missed", NC_F_U64, missed),	/* newer than schema 1's first files */
 };
 
+/* INFO's interrupt vectors without tracepoints; count null when not counted */
+static const struct nc_field nc_untraced_fields[] = {
+	F(nc_untraced, "name", NC_F_BUF, name, NULL),
+	F_NULLABLE(nc_untraced, "count", NC_F_U64, count, has_count),
+};
+
 /* INFO's stage table (modules from 0.2.0): what the module measures, and how */
 static const struct nc_field nc_info_stage_fields[] = {
 	F(nc_info_stage, "name", NC_F_BUF, name, NULL),
@@ -186,6 +192,9 @@ static const struct nc_field nc_info_fields[] = {
 	F_OBJECT(nc_info, "config", config, nc_config_fields),
 	F_ARRAY(nc_info, "hooks", hook, nr_hooks, nc_hook_fields, 0),
 	F_ARRAY(nc_info, "stages", stage, nr_stages, nc_info_stage_fields, NC_FF_OPTIONAL),
+	/* absent from files written before it: none */
+	F_ARRAY(nc_info, "untraced_vectors", untraced, nr_untraced, nc_untraced_fields,
+		NC_FF_OPTIONAL),
 };
 
 static const struct nc_field nc_meta_fields[] = {

@@ -49,6 +49,7 @@ static const struct nc_pol nc_info_pol[NETCOST_A_MAX + 1] = {
 	POL(NETCOST_A_PROBE_COST_P90, U32, false),
 	POL(NETCOST_A_PROBE_COST_SAMPLES, U64, false),
 	POL(NETCOST_A_NIC_DEVICES, U32, false),
+	POL(NETCOST_A_UNTRACED, NESTED, false),
 };
 
 static const struct nc_pol nc_config_get_pol[NETCOST_A_MAX + 1] = {
@@ -96,6 +97,11 @@ static const struct nc_pol nc_stage_pol[NETCOST_STAGE_A_MAX + 1] = {
 };
 
 /* INFO describes each stage without its figures (0.2.0) */
+static const struct nc_pol nc_untraced_pol[NETCOST_UNTRACED_A_MAX + 1] = {
+	POL(NETCOST_UNTRACED_A_NAME, NUL_STRING, true),
+	POL(NETCOST_UNTRACED_A_COUNT, U64, false),
+};
+
 static const struct nc_pol nc_info_stage_pol[NETCOST_STAGE_A_MAX + 1] = {
 	POL(NETCOST_STAGE_A_ID, U32, false),
 	POL(NETCOST_STAGE_A_NAME, NUL_STRING, true),
@@ -259,6 +265,28 @@ static int nc_parse_hook(const struct nlattr *nest, struct nc_info *info)
 	return 0;
 }
 
+/* nc_parse_untraced - one NETCOST_A_UNTRACED nest into info->untraced[] */
+static int nc_parse_untraced(const struct nlattr *nest, struct nc_info *info)
+{
+	const struct nlattr *tb[NETCOST_UNTRACED_A_MAX + 1];
+	struct nc_untraced *u;
+
+	if (nc_parse_nested(nest, nc_untraced_pol, NETCOST_UNTRACED_A_MAX, tb, "UNTRACED"))
+		return -1;
+	if (!nc_name_ok(mnl_attr_get_str(tb[NETCOST_UNTRACED_A_NAME]))) {
+		nc_err("invalid kernel response: UNTRACED name is not [a-z][a-z0-9_]*");
+		return -1;
+	}
+	if (info->nr_untraced >= NC_MAX_UNTRACED)
+		return 0;	/* more than any module sends: keep the first */
+	u = &info->untraced[info->nr_untraced++];
+	nc_copy_str(u->name, sizeof(u->name), tb[NETCOST_UNTRACED_A_NAME]);
+	u->has_count = tb[NETCOST_UNTRACED_A_COUNT];
+	if (u->has_count)
+		u->count = mnl_attr_get_u64(tb[NETCOST_UNTRACED_A_COUNT]);
+	return 0;
+}
+
 /* nc_parse_info_stage - one NETCOST_A_STAGE nest of INFO into info->stage[] */
 static int nc_parse_info_stage(const struct nlattr *nest, struct nc_info *info)
 {
@@ -349,6 +377,9 @@ int nc_parse_info_msg(const struct nlmsghdr *nlh, struct nc_info *info)
 			return NC_EXIT_ERROR;
 		if (mnl_attr_get_type(attr) == NETCOST_A_STAGE &&
 		    nc_parse_info_stage(attr, info))
+			return NC_EXIT_ERROR;
+		if (mnl_attr_get_type(attr) == NETCOST_A_UNTRACED &&
+		    nc_parse_untraced(attr, info))
 			return NC_EXIT_ERROR;
 	}
 	return NC_EXIT_OK;

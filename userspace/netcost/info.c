@@ -131,6 +131,14 @@ static void nc_print_info(const struct nc_info *info, json_t *o, const struct nc
 		printf("task table:   %u of %u slots held (a task whose 32-slot window is full is not\n"
 		       "              measured: its events count in task_table_full)\n",
 		       info->task_slots_used, info->task_slots);
+	for (size_t u = 0; u < info->nr_untraced; u++) {
+		const struct nc_untraced *v = &info->untraced[u];
+
+		printf("%s %s", u ? "             " : "untraced:    ", v->name);
+		if (v->has_count)
+			printf(" (%llu interrupts since boot)", (unsigned long long)v->count);
+		printf(": a vector without tracepoints; hardirq does not see it\n");
+	}
 	if (info->has_nic_devices)
 		printf("nic devices:  %u (network devices with a parent device: their names find NIC IRQs)\n",
 		       info->nic_devices);
