@@ -679,12 +679,20 @@ static inline struct nc_task *nc_slot(unsigned int home, int i)
 	return &nc_tasks[(home + i) & (nc_task_slots - 1)];
 }
 
+/*
+ * nc_hop - the hop word of @home: bit i = slot home+i holds a task homed
+ * there.  Read as u32: bit 31 must not sign-extend into bits that are no slot.
+ */
+static inline unsigned long nc_hop(unsigned int home)
+{
+	return (u32)atomic_read(&nc_task_hop[home]);
+}
+
 /* nc_task_find - @p's slot, or NULL */
 static __always_inline struct nc_task *nc_task_find(struct task_struct *p)
 {
 	unsigned int home = nc_home(p);
-	/* u32: bit 31 must not sign-extend into bits that are no slot */
-	unsigned long hop = (u32)atomic_read(&nc_task_hop[home]);
+	unsigned long hop = nc_hop(home);
 
 	while (hop) {
 		struct nc_task *t = nc_slot(home, __ffs(hop));

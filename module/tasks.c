@@ -75,7 +75,7 @@ static bool nc_task_claimed_elsewhere(struct task_struct *p, unsigned int home,
 struct nc_task *__nc_task_get(struct task_struct *p)
 {
 	unsigned int home = nc_home(p);
-	unsigned long hop = (u32)atomic_read(&nc_task_hop[home]);
+	unsigned long hop = nc_hop(home);
 	int i;
 
 	while (hop) {

@@ -96,12 +96,13 @@ static const struct nc_pol nc_stage_pol[NETCOST_STAGE_A_MAX + 1] = {
 	POL(NETCOST_STAGE_A_BUCKET_COUNTS, BINARY, false),
 };
 
-/* INFO describes each stage without its figures (0.2.0) */
+/* INFO's interrupt vectors without tracepoints */
 static const struct nc_pol nc_untraced_pol[NETCOST_UNTRACED_A_MAX + 1] = {
 	POL(NETCOST_UNTRACED_A_NAME, NUL_STRING, true),
 	POL(NETCOST_UNTRACED_A_COUNT, U64, false),
 };
 
+/* INFO describes each stage without its figures (0.2.0) */
 static const struct nc_pol nc_info_stage_pol[NETCOST_STAGE_A_MAX + 1] = {
 	POL(NETCOST_STAGE_A_ID, U32, false),
 	POL(NETCOST_STAGE_A_NAME, NUL_STRING, true),

@@ -303,11 +303,11 @@ else
 	not_ok "uid nobody: INFO: exit $rc, hit counts shown: $(echo "$e" | grep -c '"hits"')"
 fi
 # what counts activity on the box is gated like STATS (issue 21, item 13)
-info_key() { sed -nE "s/^ *\"$1\": *([0-9]+|null),?\$/\1/p" | head -n 1; }
+json_num() { sed -nE "s/^ *\"$1\": *([0-9]+|null),?\$/\1/p" | head -n 1; }
 mine=$(netcost info -j -i 0 2>/dev/null)
 theirs=$(as_nobody "netcost info -j -i 0")
-r_used=$(echo "$mine" | info_key task_slots_used); r_samp=$(echo "$mine" | info_key probe_cost_samples)
-n_used=$(echo "$theirs" | info_key task_slots_used); n_samp=$(echo "$theirs" | info_key probe_cost_samples)
+r_used=$(echo "$mine" | json_num task_slots_used); r_samp=$(echo "$mine" | json_num probe_cost_samples)
+n_used=$(echo "$theirs" | json_num task_slots_used); n_samp=$(echo "$theirs" | json_num probe_cost_samples)
 if [ "$n_used" = null ] && [ "${n_samp:-0}" = 0 ] && [ "$r_used" != null ] && [ -n "$r_used" ] && [ "${r_samp:-0}" -gt 0 ]; then
 	ok "uid nobody: INFO without task_slots_used and probe_cost_samples (root: $r_used slots, $r_samp samples)"
 else
