@@ -26,7 +26,7 @@ VERSION := $(shell sed -n 's/^\#define NETCOST_VERSION\t*"\(.*\)"/\1/p' include/
 BUILD := $(CURDIR)/build
 KERNEL_SRC := Kbuild $(wildcard module/*.c module/*.h include/*.h include/uapi/*.h)
 
-.PHONY: all setup tools modules module check check-threads unit unit-san fuzz lab oracle demo lint lint-small-smp lint-version sparse clean \
+.PHONY: all setup tools modules module check check-threads unit unit-san fuzz lab oracle demo lint lint-small-smp lint-test-params lint-version sparse clean \
 	dkms-install deb install bench bench-gen bench-overhead bench-dump bench-profile qprof help reliability
 
 all: tools modules
@@ -72,7 +72,7 @@ module-%:
 	@kd="$(call kdir,$*)"; \
 	if [ -z "$$kd" ]; then echo "netcost: lab kernel '$*' is not set up: run 'make setup'" >&2; exit 1; fi; \
 	$(if $(call kroot,$*),tests/lab/buildroot exec $(call kroot,$*) --bind $(BUILD) --) \
-	$(MAKE) --no-print-directory module KDIR="$$kd" MODULE_OUT=$(BUILD)/module/$*
+	$(MAKE) --no-print-directory module KDIR="$$kd" MODULE_OUT=$(BUILD)/module/$* NETCOST_TEST=y
 
 # make module KDIR=<headers tree> [MODULE_OUT=dir]
 MODULE_OUT ?= $(BUILD)/module/$(notdir $(patsubst %/build,%,$(patsubst %/,%,$(KDIR))))
@@ -81,7 +81,7 @@ module:
 	@test -f "$(KDIR)/Makefile" || { echo "netcost: no kernel headers at KDIR=$(KDIR)" >&2; exit 1; }
 	@mkdir -p $(MODULE_OUT)
 	@cd $(MODULE_OUT) && for f in $(KERNEL_SRC); do mkdir -p $$(dirname $$f); ln -sf $(CURDIR)/$$f $$f; done
-	$(MAKE) -C $(KDIR) M=$(MODULE_OUT) W=1 $(if $(C),C=$(C)) modules
+	$(MAKE) -C $(KDIR) M=$(MODULE_OUT) W=1 $(if $(C),C=$(C)) $(if $(NETCOST_TEST),NETCOST_TEST=$(NETCOST_TEST)) modules
 	@echo "netcost: built $(MODULE_OUT)/netcost.ko"
 
 # make lint also builds once against a copy of this (host-built) lab
@@ -102,7 +102,7 @@ lint: tools
 	   ! grep -q 'incompatible-pointer-types' $(BUILD)/lint-selftest.log; then \
 		echo "lint: a probe of the wrong type built on $$k: probe_types.c checks nothing" >&2; exit 1; \
 	fi; echo "lint: a probe of the wrong type fails to build ($$k), as it must"
-	@$(MAKE) --no-print-directory lint-small-smp lint-version
+	@$(MAKE) --no-print-directory lint-small-smp lint-test-params lint-version
 	@tests/reliability/lint
 
 # one version everywhere: the UAPI's NETCOST_VERSION (the module's
@@ -118,6 +118,21 @@ lint-version:
 		[ "$$t" = "$$v" ] || { echo "lint: $$m says netcost $$t, the UAPI $$v" >&2; bad=1; }; \
 	done; \
 	[ $$bad = 0 ] && echo "lint: one version everywhere: $$v (UAPI, dkms.conf, man pages)"
+
+# the test-only parameters exist in test builds only (issue 21, item 14):
+# the lab's module (NETCOST_TEST=y) has them, "make module"'s (the small
+# kernel's, just built by lint-small-smp) has none
+TEST_PARAMS := fault_attach fts_kprobe test_bucket_bias dump_repeat
+lint-test-params:
+	@k=$(firstword $(LAB_KERNELS)); lab=$(BUILD)/module/$$k/netcost.ko; \
+	user=$(BUILD)/module-small-smp/$(LINT_SMALL_SMP)/netcost.ko; bad=0; \
+	lp=$$(modinfo -F parm $$lab | sed 's/:.*//' | tr '\n' ' '); \
+	up=$$(modinfo -F parm $$user | sed 's/:.*//' | tr '\n' ' '); \
+	for p in $(TEST_PARAMS); do \
+		echo " $$lp " | grep -q " $$p " || { echo "lint: the lab's module ($$k) has no $$p: $$lp" >&2; bad=1; }; \
+		echo " $$up " | grep -q " $$p " && { echo "lint: a user's build ($(LINT_SMALL_SMP)) has test-only $$p: $$up" >&2; bad=1; }; \
+	done; \
+	[ $$bad = 0 ] && echo "lint: test-only parameters ($(TEST_PARAMS)) in the lab's build only; a user's build has: $$up"
 
 lint-small-smp:
 	@kd=$$(tests/lab/kdir-small-smp $(LINT_SMALL_SMP) $(BUILD)/kdir-small-smp) || exit 1; \

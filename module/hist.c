@@ -74,9 +74,14 @@ const u8 nc_stage_role[__NETCOST_STAGE_MAX] = {
  * start off again), so that a short load makes the busy buckets wrap:
  * the lab checks the counts against /proc through that.  0: off.
  */
+#ifdef NC_TEST_BUILD
 static unsigned int nc_bucket_bias;
 module_param_named(test_bucket_bias, nc_bucket_bias, uint, 0600);
 MODULE_PARM_DESC(test_bucket_bias, "test only: buckets start N events before they wrap, from the next reset (0: off)");
+#define nc_bucket_bias_get() READ_ONCE(nc_bucket_bias)
+#else
+#define nc_bucket_bias_get() 0U
+#endif
 
 /*
  * nc_rec_update - fold the configuration (recording, CPU mask, groups)
@@ -249,7 +254,7 @@ bool nc_stats_copy(int cpu, struct nc_cpu_stats *dst)
  */
 static void nc_stats_reset_cpu(void *unused)
 {
-	u32 base = 0U - READ_ONCE(nc_bucket_bias);	/* 0 when off */
+	u32 base = 0U - nc_bucket_bias_get();	/* 0 when off */
 	/* the IPI is a writer nested in whatever update it interrupted */
 	u32 level = min_t(u32, this_cpu_inc_return(nc_cpu.rec_depth) - 1, NC_LEVELS - 1);
 	int i;
@@ -269,7 +274,7 @@ static void nc_stats_reset_cpu(void *unused)
  */
 void nc_stats_reset(void)
 {
-	u32 base = 0U - READ_ONCE(nc_bucket_bias);
+	u32 base = 0U - nc_bucket_bias_get();
 	int cpu;
 
 	atomic_inc(&nc_generation);

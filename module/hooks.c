@@ -366,6 +366,7 @@ static int nc_hook_attach_function(struct nc_hook *h)
  * -ENOMEM, as a kprobe whose registration fails would; the lab's
  * reliability test proves with it that CONFIG rolls back.  0: off.
  */
+#ifdef NC_TEST_BUILD
 static int nc_fault_attach;
 module_param_named(fault_attach, nc_fault_attach, int, 0600);
 MODULE_PARM_DESC(fault_attach, "test only: make the Nth hook attach from now fail (0: off)");
@@ -379,6 +380,12 @@ static bool nc_fault_now(void)
 	WRITE_ONCE(nc_fault_attach, n - 1);
 	return n == 1;
 }
+#else
+static bool nc_fault_now(void)
+{
+	return false;
+}
+#endif
 
 static int nc_hook_attach(struct nc_hook *h)
 {
@@ -449,9 +456,13 @@ bool nc_resume_in_fts;
  * where the fentry's timestamp lies beyond the kprobe's, whose place
  * next to ftrace's own kprobe events its model knows.
  */
+#ifdef NC_TEST_BUILD
 static bool nc_fts_kprobe;
 module_param_named(fts_kprobe, nc_fts_kprobe, bool, 0444);
 MODULE_PARM_DESC(fts_kprobe, "test only: hook finish_task_switch() with a kprobe, not ftrace");
+#else
+#define nc_fts_kprobe false
+#endif
 
 /*
  * nc_hook_needed - whether this kernel needs @h at all: PREEMPT_RT never

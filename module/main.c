@@ -26,10 +26,21 @@ bool nc_open_read;
 module_param_named(open_read, nc_open_read, bool, 0644);
 MODULE_PARM_DESC(open_read, "let users without CAP_NET_ADMIN read timings (a side channel)");
 
-/* test only: bench/overhead times a STATS dump of 64 CPUs on one */
+/*
+ * The test-only parameters (dump_repeat here, fault_attach and
+ * fts_kprobe in hooks.c, test_bucket_bias in hist.c) exist only in a
+ * test build (NETCOST_TEST=y: the lab's modules, "make module-K"); the
+ * module users build (DKMS, "make module") has none of them.
+ */
+#ifdef NC_TEST_BUILD
+/* bench/overhead times a STATS dump of 64 CPUs on one */
 unsigned int nc_dump_repeat = 1;
 module_param_named(dump_repeat, nc_dump_repeat, uint, 0644);
 MODULE_PARM_DESC(dump_repeat, "benchmarks only: a STATS dump sends each CPU N times (1-256), as CPUs cpu + k * nr_cpu_ids");
+#define NC_BUILD_NOTE ", a test build"
+#else
+#define NC_BUILD_NOTE ""
+#endif
 
 /*
  * nc_detect_threadirqs - whether IRQ handlers are force-threaded.  Always
@@ -96,11 +107,11 @@ static int __init netcost_init(void)
 	if (err)
 		goto err_hooks;
 
-	pr_info("netcost %s: loaded (%s%s%s, tsc %u kHz)\n", NETCOST_VERSION,
+	pr_info("netcost %s: loaded (%s%s%s, tsc %u kHz%s)\n", NETCOST_VERSION,
 		IS_ENABLED(CONFIG_PREEMPT_RT) ? "PREEMPT_RT" : "stock",
 		!IS_ENABLED(CONFIG_PREEMPT_RT) && nc_threadirqs ? "+threadirqs" : "",
 		NC_BH_PER_TASK ? ", softirqs not serialised: softirq frames per task" : "",
-		tsc_khz);
+		tsc_khz, NC_BUILD_NOTE);
 	nc_untraced_warn();
 	return 0;
 

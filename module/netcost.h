@@ -43,7 +43,13 @@ struct nc_config {
 extern struct nc_config nc_cfg;
 extern bool nc_threadirqs;
 extern bool nc_open_read;
+/* a STATS dump sends each CPU this many times (dump_repeat: test builds) */
+#ifdef NC_TEST_BUILD
 extern unsigned int nc_dump_repeat;
+#define nc_dump_repeat_get() clamp(READ_ONCE(nc_dump_repeat), 1U, 256U)
+#else
+#define nc_dump_repeat_get() 1U
+#endif
 
 /* ---- per-CPU statistics (hist.c) ---- */
 

@@ -395,7 +395,7 @@ static int nc_stats_start(struct netlink_callback *cb)
 		return -ENOMEM;
 	d->torn = false;
 	d->rep = 0;
-	d->repeat = clamp(READ_ONCE(nc_dump_repeat), 1U, 256U);
+	d->repeat = nc_dump_repeat_get();
 	cb->args[0] = -1;
 	cb->args[5] = (long)d;
 	return 0;

@@ -22,7 +22,8 @@
  * is who ran at its sched_waking (in the waker's context): a hardirq, a
  * softirq served outside IRQ threads and ksoftirqd, an IRQ thread,
  * ksoftirqd, a load task, anything else; blocked_load_woken_by_<waker>
- * counts the sleeps and their cycles.
+ * counts the sleeps and their cycles.  A sleep counts when the CPU the
+ * sleeper wakes on records, and is written into the waker's CPU's figures.
  *
  * runq_wait_behind_<class>_cycles splits the runqueue waits of all three
  * kinds by what ran on that CPU meanwhile, as osnoise accounts its
@@ -331,6 +332,7 @@ void nc_wait_wakeup(struct task_struct *p)
 	struct nc_task *t;
 	u8 waker;
 	u64 now;
+	int cpu;
 
 	if (!nc_wait_on())
 		return;
@@ -343,14 +345,23 @@ void nc_wait_wakeup(struct task_struct *p)
 	if (nc_wait_kind(k, t) < 0 || t->wstate == NC_WAIT_RUNQ)
 		return;
 	now = nc_now();
-	if (t->wstate == NC_WAIT_BLOCKED) {
+	cpu = task_cpu(p);
+	/*
+	 * The sleep is the sleeper's: it counts when the CPU it wakes on
+	 * records (as its runqueue wait, which ends there), whichever CPU
+	 * wakes it; it goes into this CPU's histogram, the only one a probe
+	 * writes.  By the waker's CPU, a CPU mask of the application's CPUs
+	 * lost every sleep the NIC's CPU ended (issue 21, item 10).
+	 */
+	if (t->wstate == NC_WAIT_BLOCKED &&
+	    (READ_ONCE(per_cpu(nc_cpu, cpu).rec) & NETCOST_GROUP_WAIT)) {
 		u64 slept = nc_net(now, t->wait_start, 0);
 
 		if (waker == NC_WAKER_NONE)
 			waker = NC_WAKER_OTHER;
-		nc_record(NETCOST_STAGE_BLOCKED_LOAD, slept);
-		nc_count(nc_woken_by(waker, 0), 1);
-		nc_count(nc_woken_by(waker, 1), slept);
+		__nc_record(NETCOST_STAGE_BLOCKED_LOAD, slept);
+		this_cpu_add(nc_ctrs->counters[nc_woken_by(waker, 0)], 1);
+		this_cpu_add(nc_ctrs->counters[nc_woken_by(waker, 1)], slept);
 	}
-	nc_wait_queued(t, task_cpu(p), now);
+	nc_wait_queued(t, cpu, now);
 }
