@@ -145,14 +145,15 @@ lint-small-smp:
 		echo "lint: the module does not build cleanly without CPUMASK_OFFSTACK/MAXSMP, NR_CPUS=64 ($(LINT_SMALL_SMP))" >&2; exit 1; \
 	fi; echo "lint: W=1 and sparse clean on $(LINT_SMALL_SMP) reconfigured: no CPUMASK_OFFSTACK, no MAXSMP, NR_CPUS=64"
 
-unit: tools
+# test_lab_tools.sh runs every lab tool and nc-bench-dump (built here)
+unit: tools $(BUILD)/bin/nc-bench-dump
 	@$(MAKE) --no-print-directory -C tests/unit BUILD=$(BUILD)
 
 # The tools and unit tests a second time, under ASan and UBSan (any report
 # fails the test), in build/san; the fuzzers run in "make unit" already.
 SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all
-unit-san:
+unit-san: tools $(BUILD)/bin/nc-bench-dump
 	@$(MAKE) --no-print-directory -C tests/unit BUILD=$(BUILD)/san FUZZ_SECONDS=0 \
 		CFLAGS="$(SAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined"
 

@@ -36,6 +36,7 @@ static const char *const netcost_stage_names[] __maybe_unused = {
 	[NETCOST_STAGE_BLOCKED_LOAD]	= "blocked_load",
 	[NETCOST_STAGE_NAPI_THREAD]	= "napi_thread",
 	[NETCOST_STAGE_BUSY_POLL]	= "busy_poll",
+	[NETCOST_STAGE_CTX_SWITCH_OTHER] = "ctx_switch_other",
 };
 
 static const char *const netcost_counter_names[] __maybe_unused = {

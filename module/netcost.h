@@ -245,6 +245,12 @@ struct nc_cpu {
 	struct nc_bh bh;		/* unused if NC_BH_PER_TASK */
 	u64 switch_start;		/* cycles at sched_switch, 0 = none */
 	/*
+	 * the stage of that switch: NETCOST_STAGE_CTX_SWITCH when it takes a
+	 * packet-path task (IRQ or NAPI thread, ksoftirqd, load task) off or
+	 * puts one on, else NETCOST_STAGE_CTX_SWITCH_OTHER
+	 */
+	u8 switch_stage;
+	/*
 	 * the task the last sched_switch put on this CPU and its task slot
 	 * then (or NULL): finish_task_switch() runs in it next, and takes the
 	 * slot from here instead of looking it up again
@@ -283,6 +289,7 @@ static const u32 nc_stage_group[__NETCOST_STAGE_MAX] __maybe_unused = {
 	[NETCOST_STAGE_BLOCKED_LOAD]	= NETCOST_GROUP_WAIT,
 	[NETCOST_STAGE_NAPI_THREAD]	= NETCOST_GROUP_SOFTIRQ,
 	[NETCOST_STAGE_BUSY_POLL]	= NETCOST_GROUP_SYSCALL,
+	[NETCOST_STAGE_CTX_SWITCH_OTHER] = NETCOST_GROUP_SCHED,
 };
 
 /*

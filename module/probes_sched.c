@@ -65,6 +65,9 @@ void nc_tp_sched_switch(void *data, bool preempt, struct task_struct *prev,
 		nc_task_switched_in(tn, st.now);
 	c->switch_next = next;
 	c->switch_slot = tn;
+	c->switch_stage = kp != NC_TASK_OTHER || kn != NC_TASK_OTHER ||
+			  (tp && tp->load) || (tn && tn->load) ?
+			  NETCOST_STAGE_CTX_SWITCH : NETCOST_STAGE_CTX_SWITCH_OTHER;
 	if (!READ_ONCE(nc_resume_in_fts)) {
 		nc_frames_resume(nc_bh_of(c, tn), next, &st);
 		nc_task_resume(tn, &st);
@@ -98,7 +101,7 @@ static __always_inline void nc_finish_task_switch(void *hook)
 	t0 = nc_hit(hook);
 	if (start) {
 		c->switch_start = 0;
-		nc_record(NETCOST_STAGE_CTX_SWITCH, nc_net(st.now, start, 0));
+		nc_record(c->switch_stage, nc_net(st.now, start, 0));
 	}
 	t = c->switch_next == current ? c->switch_slot : nc_task_find(current);
 	c->switch_next = NULL;

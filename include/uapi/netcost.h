@@ -240,7 +240,7 @@ enum netcost_stage {
 	NETCOST_STAGE_NAPI_POLL_WORK,	/* one NAPI poll, packets */
 	NETCOST_STAGE_RX_SKB,		/* one packet into the stack */
 	NETCOST_STAGE_TX_XMIT,		/* one packet through the driver */
-	NETCOST_STAGE_CTX_SWITCH,	/* sched_switch -> next task runs */
+	NETCOST_STAGE_CTX_SWITCH,	/* sched_switch -> next runs; packet path's */
 	NETCOST_STAGE_WAKEUP_LATENCY,	/* IRQ thread/ksoftirqd waking -> on CPU */
 	NETCOST_STAGE_SYSCALL_RX,	/* recvfrom/recvmsg/recvmmsg, net */
 	NETCOST_STAGE_SYSCALL_TX,	/* sendto/sendmsg/sendmmsg, net */
@@ -251,6 +251,12 @@ enum netcost_stage {
 	NETCOST_STAGE_BLOCKED_LOAD,	/* a load task asleep -> woken, wall */
 	NETCOST_STAGE_NAPI_THREAD,	/* a NAPI thread's poll loop run, net (0.5.0) */
 	NETCOST_STAGE_BUSY_POLL,	/* a busy-poll loop in syscall_rx, net (0.7.0) */
+	/*
+	 * a context switch neither into nor out of a packet-path task (an IRQ
+	 * or NAPI thread, ksoftirqd, a load task): other work's (0.10.0;
+	 * ctx_switch holds only the packet path's since)
+	 */
+	NETCOST_STAGE_CTX_SWITCH_OTHER,
 
 	__NETCOST_STAGE_MAX,
 	NETCOST_STAGE_MAX = __NETCOST_STAGE_MAX - 1

@@ -124,10 +124,14 @@ static double fts_mean(const char *file)
 	if (!nc)
 		return -1;
 	json_array_foreach(json_object_get(nc, "cpus"), i, c) {
+		/* every switch: the packet path's and the others' (0.10.0) */
 		json_t *s = json_object_get(json_object_get(c, "stages"), "ctx_switch");
+		json_t *o = json_object_get(json_object_get(c, "stages"), "ctx_switch_other");
 
 		n += json_integer_value(json_object_get(s, "count"));
 		sum += json_integer_value(json_object_get(s, "cycles"));
+		n += json_integer_value(json_object_get(o, "count"));
+		sum += json_integer_value(json_object_get(o, "cycles"));
 	}
 	json_decref(nc);
 	return n >= 1000 ? sum / n : -1;
@@ -181,8 +185,8 @@ static double ft_mean(const char *file, const struct model *m)
 	if (access(file, R_OK) || replay_trace(file, &raw, &r))
 		return -1;
 	for (cpu = 0; cpu < r.ncpus; cpu++) {
-		n += r.h[cpu][ST_CTX_SWITCH].count;
-		sum += r.h[cpu][ST_CTX_SWITCH].sum;
+		n += r.h[cpu][ST_CTX_SWITCH].count + r.h[cpu][ST_CTX_SWITCH_OTHER].count;
+		sum += r.h[cpu][ST_CTX_SWITCH].sum + r.h[cpu][ST_CTX_SWITCH_OTHER].sum;
 	}
 	return n >= 1000 ? sum / n : -1;
 }
@@ -860,7 +864,7 @@ static void check_exclusive(int cpu, const struct rstats *rs)
 	static const int cpu_time[] = {
 		ST_HARDIRQ, ST_SOFTIRQ_NET_RX, ST_SOFTIRQ_NET_TX, ST_IRQ_THREAD,
 		ST_CTX_SWITCH, ST_SYSCALL_RX, ST_SYSCALL_TX, ST_NAPI_THREAD,
-		ST_HARDIRQ_OTHER, ST_SOFTIRQ_OTHER, ST_HARDIRQ_VECTORS,
+		ST_HARDIRQ_OTHER, ST_SOFTIRQ_OTHER, ST_HARDIRQ_VECTORS, ST_CTX_SWITCH_OTHER,
 	};
 	size_t n = 0, i, j, k, over = 0, nested = 0;
 	double worst = -1e18;

@@ -23,6 +23,7 @@ enum stage {
 	ST_RUNQ_WAIT_LOAD, ST_RUNQ_WAIT_IRQ_THREAD, ST_RUNQ_WAIT_KSOFTIRQD,
 	ST_BLOCKED_LOAD,
 	ST_NAPI_THREAD,			/* threaded NAPI (0.5.0) */
+	ST_CTX_SWITCH_OTHER,		/* a switch off the packet path (0.10.0) */
 	NSTAGES
 };
 

@@ -28,7 +28,7 @@ const char *const stage_name[NSTAGES] = {
 	"rx_skb", "tx_xmit", "ctx_switch", "wakeup_latency",
 	"syscall_rx", "syscall_tx", "hardirq_vectors",
 	"runq_wait_load", "runq_wait_irq_thread", "runq_wait_ksoftirqd",
-	"blocked_load", "napi_thread",
+	"blocked_load", "napi_thread", "ctx_switch_other",
 };
 
 const char *const counter_name[NCOUNTERS] = {
@@ -101,6 +101,7 @@ enum wstate { W_NONE, W_RUNQ, W_BLOCKED };
 struct task {
 	int seen;
 	int kind, irq;			/* irq: from "irq/N-name", or -1 */
+	int backlog;			/* RT's backlog_napi/N: netcost's NAPI-thread kind */
 	int cpu;			/* running on, or -1 */
 	int on_rq;			/* runnable (woken, or preempted) */
 	double hard_acc, soft_acc, off_acc;
@@ -179,6 +180,7 @@ struct cpu {
 	uint64_t hard_raw;
 	struct bh idle_bh;
 	int ss_pending;
+	int ss_stage;			/* ST_CTX_SWITCH or ST_CTX_SWITCH_OTHER */
 	double ss_t;
 	uint64_t ss_raw;
 	int irq_exit_depth;
@@ -223,6 +225,7 @@ static void set_comm(int pid, const char *comm)
 	snprintf(R->comm[(unsigned int)pid % MAX_PID], 16, "%s", comm);
 	t->kind = K_OTHER;
 	t->irq = -1;
+	t->backlog = !strncmp(comm, "backlog_napi/", 13);
 	if (!strncmp(comm, "irq/", 4)) {
 		t->kind = K_IRQ_THREAD;
 		p = comm + 4;
@@ -1096,6 +1099,14 @@ static void ev_sched_switch(int c, uint64_t ts, const char *args)
 	}
 	tp = task(prev);
 	tn = task(next);
+	/*
+	 * Documentation/stages.md, ctx_switch: a switch into or out of a
+	 * packet-path task (an IRQ or NAPI thread, RT's backlog threads,
+	 * ksoftirqd, a load task) is ctx_switch, any other ctx_switch_other;
+	 * read before wait_switch(), which forgets a dead task's load
+	 */
+	p->ss_stage = tp->kind != K_OTHER || tn->kind != K_OTHER || tp->backlog || tn->backlog ||
+		      tp->load || tn->load ? ST_CTX_SWITCH : ST_CTX_SWITCH_OTHER;
 	wait_switch(c, ts, out, prev, next, st);
 
 	count(c, C_CTX_SWITCHES, 1);
@@ -1137,7 +1148,7 @@ static void ev_finish_task_switch(int c, uint64_t ts, int pid, const char *sym)
 	double in = kp_at(ts, sym);
 
 	if (p->ss_pending) {
-		record(c, ST_CTX_SWITCH, in - p->ss_t, p->ss_raw, ts, pid, 0);
+		record(c, p->ss_stage, in - p->ss_t, p->ss_raw, ts, pid, 0);
 		p->ss_pending = 0;
 	}
 	if (t->off) {

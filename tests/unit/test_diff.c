@@ -155,6 +155,15 @@ static void test_warnings_and_no_packets(void **state)
 	assert_non_null(strstr(d->warning[0], "CPU models differ"));
 	assert_non_null(strstr(d->warning[1], "meta.load"));
 
+	/* ctx_switch held every switch before 0.10.0: a diff across says so */
+	strcpy(a->info.version, "0.9.0");
+	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), 0);
+	assert_int_equal(d->nr_warnings, 3);
+	assert_non_null(strstr(d->warning[2], "ctx_switch differs by definition: A holds every switch"));
+	strcpy(b->info.version, "0.8.1");
+	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), 0);
+	assert_int_equal(d->nr_warnings, 2);
+
 	rx = nc_model_find_counter(b, "rx_packets");
 	b->total.counter[rx] = 0;
 	b->total.counter[nc_model_find_counter(b, "tx_packets")] = 0;

@@ -13,7 +13,8 @@
  * What netcost accounts for, CPU by CPU:
  *
  *   kernel    hardirq + hardirq_other + softirq_net_rx + softirq_net_tx
- *             + softirq_other + irq_thread + napi_thread + ctx_switch: the
+ *             + softirq_other + irq_thread + napi_thread + ctx_switch
+ *             + ctx_switch_other (every switch, 0.10.0): the
  *             stages that are CPU work of their own.  irq_thread is net
  *             of the softirqs its thread runs (0.6.0); a snapshot of an
  *             older module held the NET_RX, which softirq_net_rx counts

@@ -152,6 +152,9 @@ static void nc_diff_loads(struct nc_diff *d)
 	}
 	if (nc_loads_differ(a->meta.load, b->meta.load))
 		nc_diff_warn(d, "loads differ: meta.load (the generator's arguments) is not the same in A and B");
+	if (nc_ctx_switch_holds_all(a) != nc_ctx_switch_holds_all(b))
+		nc_diff_warn(d, "ctx_switch differs by definition: %s holds every switch (a module before 0.10.0), %s only the packet path's (the rest is ctx_switch_other)",
+			     nc_ctx_switch_holds_all(a) ? "A" : "B", nc_ctx_switch_holds_all(a) ? "B" : "A");
 }
 
 /* nc_diff_paths - the packet-path settings that differ between A and B */

@@ -189,6 +189,22 @@ bool nc_irq_thread_holds_net_rx(const struct nc_model *m)
 }
 
 /*
+ * nc_ctx_switch_holds_all - whether @m's ctx_switch holds every context
+ * switch on the CPU: until netcost 0.10.0 it did; since, only the packet
+ * path's (into or out of an IRQ or NAPI thread, ksoftirqd, a load task),
+ * and ctx_switch_other the rest.  A snapshot without a version is taken
+ * as the current module's.
+ */
+bool nc_ctx_switch_holds_all(const struct nc_model *m)
+{
+	int maj, min;
+
+	if (sscanf(m->info.version, "%d.%d", &maj, &min) != 2)
+		return false;
+	return maj == 0 && min < 10;
+}
+
+/*
  * nc_stage_own_cycles - the cycles of @stage on @c that are its own, for
  * totals.  Every stage is net of what nests in it, but a threaded NIC
  * handler's run (irq_thread) of a module before 0.6.0, which held the
@@ -590,13 +606,20 @@ static double nc_stage_cycles_named(const struct nc_model *m, const struct nc_cp
 }
 
 /*
- * nc_cpu_switch_cycles - the context switches' cycles on @c (ctx_switch),
+ * nc_cpu_switch_cycles - the context switches' cycles on @c (ctx_switch
+ * and ctx_switch_other: every switch, the packet path's and the rest),
  * and in *@count how many there were: what a switch into a process costs
  * on that CPU, which the process's own clock holds (the closure)
  */
 double nc_cpu_switch_cycles(const struct nc_model *m, const struct nc_cpu *c, double *count)
 {
-	return nc_stage_cycles_named(m, c, "ctx_switch", count);
+	double n = 0, v;
+
+	v = nc_stage_cycles_named(m, c, "ctx_switch", count);
+	v += nc_stage_cycles_named(m, c, "ctx_switch_other", &n);
+	if (count)
+		*count += n;
+	return v;
 }
 
 /*

@@ -40,6 +40,7 @@ static const enum nc_role nc_stage_roles[] = {
 	[NETCOST_STAGE_BLOCKED_LOAD]	= NC_ROLE_LATENCY,
 	[NETCOST_STAGE_NAPI_THREAD]	= NC_ROLE_TOP,
 	[NETCOST_STAGE_BUSY_POLL]	= NC_ROLE_NESTED,
+	[NETCOST_STAGE_CTX_SWITCH_OTHER] = NC_ROLE_OTHER,
 };
 _Static_assert(ARRAY_SIZE(nc_stage_roles) == ARRAY_SIZE(netcost_stage_names),
 	       "a role for every stage");

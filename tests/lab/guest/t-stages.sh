@@ -33,6 +33,35 @@ if [ -s "$out/after.json" ]; then ok "netcost dump -j after $secs s of UDP"; els
 # A reset that lands inside a STATS dump marks it NLM_F_DUMP_INTR.
 if command -v nc-dump-intr > /dev/null; then nc-dump-intr; else notok "nc-dump-intr is not in the image"; fi
 
+# ctx_switch holds only the packet path's switches (into or out of an IRQ
+# or NAPI thread, ksoftirqd, a load task), ctx_switch_other the rest
+# (0.10.0): 2,000 usleeps of a shell, which is none of those, are about
+# 4,000 switches of ctx_switch_other; ctx_switch stays within the IRQ
+# threads' and ksoftirqd's switches plus the netcost commands' own (load
+# tasks: netlink is sendmsg/recvmsg), and the two add up to every
+# switch (ctx_switches) within two a CPU (a switch the counter took at
+# sched_switch whose end, where the stage records, came after the dump or
+# before the reset).
+netcost reset
+i=0
+while [ $i -lt 2000 ]; do usleep 100; i=$((i + 1)); done
+netcost dump -j > /tmp/sw.json || notok "netcost dump -j (switches)"
+cp /tmp/sw.json "$out/switches.json"
+sw=$(dump_total ctx_switch /tmp/sw.json) swo=$(dump_total ctx_switch_other /tmp/sw.json)
+all=$(dump_total ctx_switches /tmp/sw.json)
+kt=$(($(dump_total ctx_switches_irq_thread /tmp/sw.json) + $(dump_total ctx_switches_ksoftirqd /tmp/sw.json)))
+n=$(nproc)
+msg="2,000 usleeps: ctx_switch ${sw:-none}, ctx_switch_other ${swo:-none}, ctx_switches ${all:-none} (IRQ threads' and ksoftirqd's $kt)"
+if [ -z "$swo" ] || [ "$swo" -lt 3600 ]; then
+	notok "$msg: the usleeps' switches are not in ctx_switch_other"
+elif [ "${sw:-0}" -gt $((kt + 60)) ]; then
+	notok "$msg: ctx_switch holds more than the packet path's switches (+60 for netcost's commands)"
+elif [ $((sw + swo)) -lt $((all - 2 * n)) ] || [ $((sw + swo)) -gt $((all + 2 * n)) ]; then
+	notok "$msg: the two stages do not add up to ctx_switches"
+else
+	ok "$msg: apart, and adding up"
+fi
+
 # An unprivileged reader gets EPERM, and the tool says why (exit 4).
 su user -c "netcost dump" > "$out/user.out" 2> "$out/user.err"
 rc=$?
