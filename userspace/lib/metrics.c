@@ -173,6 +173,19 @@ uint64_t nc_cpu_packets(const struct nc_model *m, const struct nc_cpu *c,
 }
 
 /*
+ * nc_module_before - whether @m is of a netcost module before 0.@minor.0;
+ * a snapshot without a version is taken as the current module's
+ */
+static bool nc_module_before(const struct nc_model *m, int minor)
+{
+	int maj, min;
+
+	if (sscanf(m->info.version, "%d.%d", &maj, &min) != 2)
+		return false;
+	return maj == 0 && min < minor;
+}
+
+/*
  * nc_irq_thread_holds_net_rx - whether @m's irq_thread runs hold the NET_RX
  * softirq they run at local_bh_enable(): until netcost 0.6.0 they did
  * (softirq_net_rx counted it too); since, a run is net of the softirqs
@@ -181,11 +194,7 @@ uint64_t nc_cpu_packets(const struct nc_model *m, const struct nc_cpu *c,
  */
 bool nc_irq_thread_holds_net_rx(const struct nc_model *m)
 {
-	int maj, min;
-
-	if (sscanf(m->info.version, "%d.%d", &maj, &min) != 2)
-		return false;
-	return maj == 0 && min < 6;
+	return nc_module_before(m, 6);
 }
 
 /*
@@ -197,11 +206,7 @@ bool nc_irq_thread_holds_net_rx(const struct nc_model *m)
  */
 bool nc_ctx_switch_holds_all(const struct nc_model *m)
 {
-	int maj, min;
-
-	if (sscanf(m->info.version, "%d.%d", &maj, &min) != 2)
-		return false;
-	return maj == 0 && min < 10;
+	return nc_module_before(m, 10);
 }
 
 /*
