@@ -2,8 +2,8 @@
 /*
  * test_diff.c - "netcost diff" arithmetic on synthetic models: cost per
  * packet, ratio, delta and share, the sort by contribution, ns from each
- * side's TSC rate, counters per packet, the comparability warnings and
- * exit 7 when a snapshot counted no packets.
+ * side's TSC rate, counters per packet, the NAPI instances by device, the
+ * comparability warnings and exit 7 when a snapshot counted no packets.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -271,17 +271,24 @@ static void test_waiting_section(void **state)
 	free(d);
 }
 
-/* diff_json - nc_diff_print(-j) of @d, parsed */
-static json_t *diff_json(const struct nc_diff *d)
+/* diff_out - what nc_diff_print() prints of @d, text or (@json) JSON */
+static char *diff_out(const struct nc_diff *d, bool json)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	json_t *o;
 
-	assert_int_equal(nc_diff_print(f, d, true), 0);
+	assert_int_equal(nc_diff_print(f, d, json), 0);
 	fclose(f);
-	o = json_loads(buf, 0, NULL);
+	return buf;
+}
+
+/* diff_json - nc_diff_print(-j) of @d, parsed */
+static json_t *diff_json(const struct nc_diff *d)
+{
+	char *buf = diff_out(d, true);
+	json_t *o = json_loads(buf, 0, NULL);
+
 	assert_non_null(o);
 	free(buf);
 	return o;
@@ -433,6 +440,183 @@ static void test_share_and_cpus(void **state)
 	free(d);
 }
 
+/*
+ * napi - NAPI instance @id of device @dev (NULL: none, a backlog with id
+ * 0) on @cpu of @m: @polls polls of @packets packets, @timed of them
+ * timed at @cycles napi_poll cycles in all
+ */
+static void napi(struct nc_model *m, uint32_t cpu, const char *dev, uint32_t id, uint64_t polls,
+		 uint64_t packets, uint64_t timed, uint64_t cycles)
+{
+	struct nc_napi n = { .id = id, .ifindex = dev ? 2 : 0, .has_ifname = dev != NULL,
+			     .polls = polls, .packets = packets, .timed_polls = timed,
+			     .cycles = cycles };
+
+	if (dev)
+		snprintf(n.ifname, sizeof(n.ifname), "%s", dev);
+	synth_napi(m, cpu, &n);
+}
+
+/* row - the words of the text line that starts with "@name " in @text */
+static int row(const char *text, const char *name, char w[8][32])
+{
+	char want[64];
+	const char *p;
+
+	snprintf(want, sizeof(want), "\n%s ", name);
+	p = strstr(text, want);
+	if (!p)
+		fail_msg("no row %s in:\n%s", name, text);
+	return sscanf(p + 1, "%31s %31s %31s %31s %31s %31s %31s %31s", w[0], w[1], w[2], w[3],
+		      w[4], w[5], w[6], w[7]);
+}
+
+/* napi_side - the "a" or "b" object of device @dev in a diff -j document's "napi" */
+static json_t *napi_side(json_t *o, const char *dev, const char *side)
+{
+	json_t *v;
+	size_t i;
+
+	json_array_foreach(json_object_get(o, "napi"), i, v)
+		if (!strcmp(json_string_value(json_object_get(v, "device")), dev))
+			return json_object_get(v, side);
+	fail_msg("no NAPI device %s", dev);
+	return NULL;
+}
+
+/*
+ * The NAPI instances by device, as instance ids differ between kernels:
+ * exact figures a side, every backlog in one row, a side without the
+ * device null, undefined figures null and "-", instances without polls
+ * left out; no section when neither side has instances; past
+ * NC_MAX_NAPI_DEVICES devices, a warning.
+ */
+static void test_napi_by_device(void **state)
+{
+	struct nc_model *a = calloc(2, sizeof(*a)), *b = a + 1;
+	struct nc_diff *d = calloc(1, sizeof(*d));
+	const struct nc_napi_dev *eth0, *eth1, *bl;
+	char *text, w[8][32], dev[16];
+	json_t *o, *v, *na;
+	unsigned int i;
+
+	(void)state;
+	/* neither side has instances: no section, "napi": [] */
+	tiny(a, 10, 100, 200, 1000, 2000000);
+	tiny(b, 10, 150, 450, 1000, 2000000);
+	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), 0);
+	assert_int_equal(d->napi.nr, 0);
+	text = diff_out(d, false);
+	assert_null(strstr(text, "NAPI"));
+	free(text);
+	o = diff_json(d);
+	assert_true(json_is_array(json_object_get(o, "napi")));
+	assert_int_equal(json_array_size(json_object_get(o, "napi")), 0);
+	json_decref(o);
+
+	/*
+	 * A: eth0's two queues (100 polls of 10 packets at 10,000 cycles, 50
+	 * of 5 at 4,000), a backlog on each CPU (10 polls of 2 and of 4
+	 * packets, at 2,000 and 4,000 cycles), eth2 idle; B: eth0's one queue
+	 * under another id (200 polls of 5 packets, 100 timed at 12,000),
+	 * eth1 busy-polled only (not timed)
+	 */
+	napi(a, 0, "eth0", 8193, 100, 1000, 100, 100 * 10000);
+	napi(a, 0, "eth0", 8194, 50, 250, 50, 50 * 4000);
+	napi(a, 0, NULL, 0, 10, 20, 10, 10 * 2000);
+	napi(a, 1, NULL, 0, 10, 40, 10, 10 * 4000);
+	napi(a, 0, "eth2", 8195, 0, 0, 0, 0);
+	napi(b, 0, "eth0", 9001, 200, 1000, 100, 100 * 12000);
+	napi(b, 0, "eth1", 9002, 30, 30, 0, 0);
+	nc_model_sum_total(a, NULL);
+	nc_model_sum_total(b, NULL);
+	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), 0);
+	assert_int_equal(d->napi.nr, 3);
+	eth0 = &d->napi.dev[0];
+	eth1 = &d->napi.dev[1];
+	bl = &d->napi.dev[2];
+	assert_string_equal(eth0->device, "eth0");
+	assert_string_equal(eth1->device, "eth1");
+	assert_string_equal(bl->device, "backlog");
+	assert_int_equal(eth0->side[0].instances, 2);
+	assert_int_equal(eth0->side[0].sum.polls, 150);
+	assert_int_equal(eth0->side[0].sum.packets, 1250);
+	assert_true(NEAR(eth0->side[0].packets_per_poll, 1250.0 / 150));
+	assert_true(NEAR(eth0->side[0].cycles_per_poll, 8000));
+	assert_int_equal(eth0->side[1].instances, 1);
+	assert_true(NEAR(eth0->side[1].packets_per_poll, 5));
+	assert_true(NEAR(eth0->side[1].cycles_per_poll, 12000));
+	assert_true(NEAR(d->napi_ratio[0], 1.5));
+	assert_int_equal(eth1->side[0].instances, 0);
+	assert_true(NEAR(eth1->side[1].packets_per_poll, 1));
+	assert_true(eth1->side[1].cycles_per_poll < 0 && d->napi_ratio[1] < 0);
+	assert_int_equal(bl->side[0].instances, 2);
+	assert_true(NEAR(bl->side[0].packets_per_poll, 3));
+	assert_true(NEAR(bl->side[0].cycles_per_poll, 3000));
+	assert_true(bl->side[1].instances == 0 && d->napi_ratio[2] < 0);
+
+	text = diff_out(d, false);
+	assert_non_null(strstr(text, "NAPI by device"));
+	assert_true(strstr(text, "NAPI by device") > strstr(text, "per rx packet"));
+	assert_int_equal(row(text, "eth0", w), 8);
+	assert_string_equal(w[1], "2");
+	assert_string_equal(w[2], "1");
+	assert_string_equal(w[3], "8.33");
+	assert_string_equal(w[4], "5.00");
+	assert_string_equal(w[5], "8000");
+	assert_string_equal(w[6], "12000");
+	assert_string_equal(w[7], "1.50x");
+	assert_int_equal(row(text, "eth1", w), 8);
+	assert_true(!strcmp(w[1], "-") && !strcmp(w[3], "-") && !strcmp(w[5], "-"));
+	assert_true(!strcmp(w[2], "1") && !strcmp(w[4], "1.00") && !strcmp(w[6], "-"));
+	assert_string_equal(w[7], "-");
+	assert_int_equal(row(text, "backlog", w), 8);
+	assert_true(!strcmp(w[1], "2") && !strcmp(w[5], "3000") && !strcmp(w[6], "-"));
+	assert_null(strstr(text, "eth2"));
+	free(text);
+
+	o = diff_json(d);
+	na = json_object_get(o, "napi");
+	assert_int_equal(json_array_size(na), 3);
+	v = napi_side(o, "eth0", "a");
+	assert_int_equal(json_integer_value(json_object_get(v, "instances")), 2);
+	assert_int_equal(json_integer_value(json_object_get(v, "polls")), 150);
+	assert_int_equal(json_integer_value(json_object_get(v, "packets")), 1250);
+	assert_true(NEAR(json_real_value(json_object_get(v, "packets_per_poll")), 1250.0 / 150));
+	assert_true(NEAR(json_real_value(json_object_get(v, "cycles_per_poll")), 8000));
+	assert_true(NEAR(json_real_value(json_object_get(napi_side(o, "eth0", "b"),
+							 "cycles_per_poll")), 12000));
+	assert_true(NEAR(json_real_value(json_object_get(json_array_get(na, 0),
+							 "ratio_cycles_per_poll")), 1.5));
+	/* a side without the device, a figure without timed polls: null */
+	assert_true(json_is_null(napi_side(o, "eth1", "a")));
+	assert_true(json_is_null(json_object_get(napi_side(o, "eth1", "b"), "cycles_per_poll")));
+	assert_true(json_is_null(json_object_get(json_array_get(na, 1), "ratio_cycles_per_poll")));
+	assert_true(json_is_null(napi_side(o, "backlog", "b")));
+	json_decref(o);
+
+	/* more devices than a diff keeps: the first ones, and a warning */
+	for (i = 0; i < NC_MAX_NAPI_DEVICES + 6; i++) {
+		snprintf(dev, sizeof(dev), "dev%03u", i);
+		napi(b, 1, dev, 10000 + i, 1, 1, 1, 100);
+	}
+	nc_model_sum_total(b, NULL);
+	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), 0);
+	assert_int_equal(d->napi.nr, NC_MAX_NAPI_DEVICES);
+	/* A's eth0 and backlog came first, then B's by name: dev062 .. dev069 and eth1 left out */
+	assert_int_equal(d->napi.left_out, 9);
+	assert_string_equal(d->napi.dev[NC_MAX_NAPI_DEVICES - 1].device, "backlog");
+	for (i = 0; i < d->nr_warnings; i++)
+		if (strstr(d->warning[i], "NAPI: 9 instances of devices past the first 64"))
+			break;
+	if (i == d->nr_warnings)
+		fail_msg("no warning about the NAPI devices left out (%u warnings)", d->nr_warnings);
+	nc_model_free(a);
+	nc_model_free(b);
+	free(a);
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -443,6 +627,7 @@ int main(void)
 		cmocka_unit_test(test_waiting_section),
 		cmocka_unit_test(test_undefined_figures),
 		cmocka_unit_test(test_share_and_cpus),
+		cmocka_unit_test(test_napi_by_device),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

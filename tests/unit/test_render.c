@@ -2,8 +2,10 @@
 /*
  * test_render.c - what "netcost plot" and "netcost export" write: the SVG
  * renders to a non-empty PNG with rsvg-convert (librsvg2-bin) and carries
- * its titles, axis labels and legend; the Prometheus text has HELP/TYPE
- * lines and cumulative buckets ending in +Inf equal to _count.
+ * its titles, axis labels and legend, and the NAPI panel when a snapshot
+ * has instances; the Prometheus text has HELP/TYPE lines, cumulative
+ * buckets ending in +Inf equal to _count, the NAPI instances' counters,
+ * and every series once.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -40,6 +42,27 @@ static char *slurp(const char *path)
 	return buf;
 }
 
+/* load - snapshot @path as a model (nc_model_free() and free() it) */
+static struct nc_model *load(const char *path)
+{
+	struct nc_model *m = calloc(1, sizeof(*m));
+
+	assert_non_null(m);
+	nc_model_init(m);
+	assert_int_equal(nc_snapshot_load(m, path), 0);
+	return m;
+}
+
+/* plot - "netcost plot @args -o @svg": the SVG's text */
+static char *plot(const char *args, const char *svg)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), "%s plot %s -o %s", NETCOST_BIN, args, svg);
+	assert_int_equal(system(cmd), 0);
+	return slurp(svg);
+}
+
 static void render(const char *args, const char *svg, const char *png)
 {
 	char cmd[1024];
@@ -48,9 +71,7 @@ static void render(const char *args, const char *svg, const char *png)
 	char *text;
 	FILE *f;
 
-	snprintf(cmd, sizeof(cmd), "%s plot %s -o %s", NETCOST_BIN, args, svg);
-	assert_int_equal(system(cmd), 0);
-	text = slurp(svg);
+	text = plot(args, svg);
 	assert_non_null(strstr(text, "<svg"));
 	assert_non_null(strstr(text, "netcost: where a packet"));
 	assert_non_null(strstr(text, "cycles per packet"));		/* axis label */
@@ -183,6 +204,80 @@ static void test_plot_two(void **state)
 	render(C "stock.json " C "rt.json", O "two.svg", O "two.png");
 }
 
+/* rsvg - whether rsvg-convert reads @svg (true without rsvg-convert: not checked) */
+static bool rsvg(const char *svg)
+{
+	char cmd[1024];
+
+	if (system("command -v rsvg-convert >/dev/null 2>&1")) {
+		print_message("rsvg-convert missing (apt-get install librsvg2-bin): %s not rendered\n",
+			      svg);
+		return true;
+	}
+	snprintf(cmd, sizeof(cmd), "rsvg-convert '%s' >/dev/null", svg);
+	return !system(cmd);
+}
+
+/*
+ * The NAPI panel: a plot of a snapshot with NAPI instances ends with
+ * "napi_poll cycles per poll by device", a bar label per device and the
+ * figures at the bars (eth0: 48,100,000 cycles over 3,700 timed polls);
+ * with one side without instances still, with none not at all; device
+ * names are XML-escaped.
+ */
+static void test_plot_napi(void **state)
+{
+	static const struct {
+		const char *args, *svg;
+		bool panel;
+	} plots[] = {
+		{ C "napi.json", O "napi.svg", true },
+		{ C "stock.json " C "napi.json", O "napi-ab.svg", true },	/* B's alone */
+		{ C "stock.json " C "rt.json", O "no-napi.svg", false },
+	};
+	static const char *const title = "\nnapi_poll cycles per poll by device\n";
+	struct nc_model *m = load(C "stock.json");
+	char *svg, *txt;
+	unsigned int i;
+	json_t *root, *cpu0;
+
+	(void)state;
+	assert_int_equal(m->total.nr_napi, 0);		/* the plot without instances */
+	nc_model_free(m);
+	free(m);
+	for (i = 0; i < sizeof(plots) / sizeof(plots[0]); i++) {
+		svg = plot(plots[i].args, plots[i].svg);
+		txt = texts(svg);
+		if (plots[i].panel) {
+			assert_non_null(strstr(txt, title));
+			assert_non_null(strstr(txt, "\neth0\n"));
+			assert_non_null(strstr(txt, "\nbacklog\n"));
+			assert_non_null(strstr(txt, "\n13000\n"));
+			assert_non_null(strstr(svg, "<g class=\"napi\">"));
+		} else {
+			assert_null(strstr(txt, title));
+			assert_null(strstr(svg, "napi_poll cycles per poll"));
+		}
+		assert_true(rsvg(plots[i].svg));
+		free(txt);
+		free(svg);
+	}
+
+	/* a device name with XML's specials */
+	root = json_load_file(C "napi.json", 0, NULL);
+	assert_non_null(root);
+	cpu0 = json_array_get(json_object_get(root, "cpus"), 0);
+	json_object_set_new(json_array_get(json_object_get(cpu0, "napi"), 0), "device",
+			    json_string("e<&>\"0"));
+	assert_int_equal(json_dump_file(root, O "napi-xml.json", JSON_INDENT(1)), 0);
+	json_decref(root);
+	svg = plot(O "napi-xml.json", O "napi-xml.svg");
+	assert_non_null(strstr(svg, ">e&lt;&amp;&gt;&quot;0</text>"));
+	assert_null(strstr(svg, "e<&>"));
+	assert_true(rsvg(O "napi-xml.svg"));
+	free(svg);
+}
+
 /* every histogram series: le cumulative, +Inf == _count */
 /* count_series - lines of @path that are samples (not # comments) */
 static int count_series(const char *path, const char *needle)
@@ -199,8 +294,12 @@ static int count_series(const char *path, const char *needle)
 	return n;
 }
 
-/* sample - the value of the sample line starting with @series in @path */
-static unsigned long long sample(const char *path, const char *series)
+/*
+ * sample_where - the sum of the sample lines starting with @series in
+ * @path that also hold @labels (NULL: any)
+ */
+static unsigned long long sample_where(const char *path, const char *series,
+				       const char *labels)
 {
 	char line[512];
 	FILE *f = fopen(path, "r");
@@ -209,15 +308,74 @@ static unsigned long long sample(const char *path, const char *series)
 
 	assert_non_null(f);
 	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, series, strlen(series)) &&
+		if (!strncmp(line, series, strlen(series)) && (!labels || strstr(line, labels)) &&
 		    sscanf(strrchr(line, ' ') + 1, "%llu", &v) == 1) {
 			sum += v;
 			n++;
 		}
 	fclose(f);
 	if (!n)
-		fail_msg("%s: no sample %s", path, series);
+		fail_msg("%s: no sample %s%s", path, series, labels ? labels : "");
 	return sum;
+}
+
+/* sample - the value of the sample line starting with @series in @path */
+static unsigned long long sample(const char *path, const char *series)
+{
+	return sample_where(path, series, NULL);
+}
+
+/*
+ * unique_series - the number of samples in @path, failing on a series
+ * (name and labels) or a HELP or TYPE line that stands twice: Prometheus
+ * rejects such an exposition whole
+ */
+static int unique_series(const char *path)
+{
+	json_t *seen = json_object();
+	char line[512];
+	FILE *f = fopen(path, "r");
+	int n = 0;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		char *end = line[0] == '#' ? strchr(line, '\n') : strrchr(line, ' ');
+
+		assert_non_null(end);
+		*end = '\0';
+		if (json_object_get(seen, line))
+			fail_msg("%s: twice: %s", path, line);
+		json_object_set_new(seen, line, json_true());
+		n += line[0] != '#';
+	}
+	fclose(f);
+	json_decref(seen);
+	return n;
+}
+
+/*
+ * series_of - the samples the export of @m holds, counted in the model:
+ * info, interval and TSC rate; 42 a stage's histogram and one a counter,
+ * of the total and (@per_cpu) of each CPU; 4 counters and an info a NAPI
+ * instance of the total, 4 counters one of a CPU
+ */
+static int series_of(const struct nc_model *m, bool per_cpu)
+{
+	int n = 3 + 5 * (int)m->total.nr_napi;
+	unsigned int i, s;
+
+	for (i = 0; i <= (per_cpu ? m->nr_cpus : 0); i++) {
+		const struct nc_cpu *c = i ? &m->cpus[i - 1] : &m->total;
+
+		for (s = 0; s < m->nr_stages; s++)
+			if (c->stage[s] && m->stage[s].unit <= NETCOST_UNIT_PACKETS)
+				n += 42;
+		for (s = 0; s < m->nr_counters; s++)
+			n += c->has_counter[s];
+		if (i)
+			n += 4 * (int)c->nr_napi;
+	}
+	return n;
 }
 
 /*
@@ -290,6 +448,15 @@ static void test_prometheus(void **state)
 	/* 2 CPUs: the per-CPU families double the stage series */
 	assert_int_equal(count_series(O "t-cpu.prom", "netcost_cpu_stage_cycles_count{"),
 			 2 * count_series(O "t.prom", "netcost_stage_cycles_count{"));
+	/* as many series as the model has, each once */
+	{
+		struct nc_model *m = load(C "rt.json");
+
+		assert_int_equal(unique_series(O "t.prom"), series_of(m, false));
+		assert_int_equal(unique_series(O "t-cpu.prom"), series_of(m, true));
+		nc_model_free(m);
+		free(m);
+	}
 }
 
 /* promtool - whether "promtool check metrics" accepts @path (skip without it) */
@@ -392,6 +559,157 @@ static void test_prometheus_names(void **state)
 	promtool(O "t.prom");
 	promtool(O "t-cpu.prom");
 	promtool(O "evil-kernel.prom");
+}
+
+/* export_cpu - "netcost export --prometheus --per-cpu --snapshot @snap -o @out"; its status */
+static int export_cpu(const char *snap, const char *out)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), "%s export --prometheus --per-cpu --snapshot '%s' -o '%s' 2>/dev/null",
+		 NETCOST_BIN, snap, out);
+	return WEXITSTATUS(system(cmd));
+}
+
+/*
+ * napi_labels - the labels of NAPI instance @n of a total, closed: in the
+ * total's series (@total) one without a device has its CPU as backlog_cpu
+ */
+static void napi_labels(char *buf, size_t len, const struct nc_napi *n, bool total)
+{
+	int k = snprintf(buf, len, "device=\"%s\",napi_id=\"%u\",ifindex=\"%u\"",
+			 n->has_ifname ? n->ifname : n->id ? "-" : "backlog", n->id, n->ifindex);
+
+	if (total && !n->has_ifname)
+		k += snprintf(buf + k, len - (size_t)k, ",backlog_cpu=\"%u\"", n->backlog_cpu);
+	snprintf(buf + k, len - (size_t)k, "}");
+}
+
+/*
+ * napi_check - the export of @snap (@prom, and @cpu_prom with --per-cpu)
+ * against the snapshot's model: each NAPI instance's polls, packets, timed
+ * polls and cycles in the total, the same added up over its CPUs, its
+ * info line with the IRQ and thread ("" unknown), every series once and
+ * as many as the model has.  Returns how many instances.
+ */
+static unsigned int napi_check(const char *snap, const char *prom, const char *cpu_prom)
+{
+	static const char *const fig[] = { "polls", "packets", "timed_polls", "poll_cycles" };
+	struct nc_model *m = load(snap);
+	unsigned int i, k, nr = m->total.nr_napi;
+	char *text, *cpu_text, head[128];
+
+	assert_int_equal(export(snap, prom), 0);
+	assert_int_equal(export_cpu(snap, cpu_prom), 0);
+	text = slurp(prom);
+	cpu_text = slurp(cpu_prom);
+	/* a HELP and TYPE a family (unique_series() below: once) */
+	for (k = 0; k < 4 && nr; k++) {
+		snprintf(head, sizeof(head), "# TYPE netcost_napi_%s_total counter\n", fig[k]);
+		assert_non_null(strstr(text, head));
+		snprintf(head, sizeof(head), "# TYPE netcost_cpu_napi_%s_total counter\n", fig[k]);
+		assert_non_null(strstr(cpu_text, head));
+	}
+	if (nr)
+		assert_non_null(strstr(text, "# TYPE netcost_napi_info gauge\n"));
+	for (i = 0; i < nr; i++) {
+		const struct nc_napi *n = &m->total.napi[i];
+		const uint64_t want[] = { n->polls, n->packets, n->timed_polls, n->cycles };
+		char labels[256], cpu_labels[256], series[128], info[512];
+
+		napi_labels(labels, sizeof(labels), n, true);
+		napi_labels(cpu_labels, sizeof(cpu_labels), n, false);
+		for (k = 0; k < 4; k++) {
+			snprintf(series, sizeof(series), "netcost_napi_%s_total{", fig[k]);
+			assert_int_equal(sample_where(prom, series, labels), want[k]);
+			assert_int_equal(sample_where(cpu_prom, series, labels), want[k]);
+			/* the CPUs' add up to the total's; one without a device is its CPU's */
+			if (n->has_ifname)
+				snprintf(series, sizeof(series), "netcost_cpu_napi_%s_total{cpu=", fig[k]);
+			else
+				snprintf(series, sizeof(series), "netcost_cpu_napi_%s_total{cpu=\"%u\",",
+					 fig[k], n->backlog_cpu);
+			assert_int_equal(sample_where(cpu_prom, series, cpu_labels), want[k]);
+		}
+		snprintf(info, sizeof(info), "netcost_napi_info{%.*s,irq=\"", (int)strlen(labels) - 1,
+			 labels);
+		if (n->has_irq)
+			snprintf(info + strlen(info), sizeof(info) - strlen(info), "%u", n->irq);
+		strcat(info, "\",thread_pid=\"");
+		if (n->has_thread_pid)
+			snprintf(info + strlen(info), sizeof(info) - strlen(info), "%u", n->thread_pid);
+		strcat(info, "\"} 1\n");
+		if (!strstr(text, info))
+			fail_msg("%s: no line %s", prom, info);
+	}
+	assert_int_equal(unique_series(prom), series_of(m, false));
+	assert_int_equal(unique_series(cpu_prom), series_of(m, true));
+	free(text);
+	free(cpu_text);
+	nc_model_free(m);
+	free(m);
+	return nr;
+}
+
+/*
+ * The NAPI instances in the export: per instance of the total
+ * netcost_napi_{polls,packets,timed_polls,poll_cycles}_total and
+ * netcost_napi_info, with --per-cpu the counters per CPU, adding up to the
+ * total's; every series unique (two CPUs' backlogs by backlog_cpu); a
+ * counter or a device that would make a series twice is refused.
+ */
+static void test_prometheus_napi(void **state)
+{
+	struct nc_model *m = calloc(1, sizeof(*m));
+	json_t *root, *cpu0;
+
+	(void)state;
+	/* the corpus: eth0's instance as the snapshot has it */
+	assert_int_equal(napi_check(C "napi.json", O "napi.prom", O "napi-cpu.prom"), 3);
+	assert_int_equal(sample(O "napi.prom",
+				"netcost_napi_polls_total{device=\"eth0\",napi_id=\"8193\",ifindex=\"2\"}"),
+			 3700);
+	assert_int_equal(sample(O "napi.prom",
+				"netcost_napi_poll_cycles_total{device=\"eth0\",napi_id=\"8193\",ifindex=\"2\"}"),
+			 48100000);
+	assert_int_equal(sample(O "napi-cpu.prom",
+				"netcost_cpu_napi_packets_total{cpu=\"0\",device=\"eth0\",napi_id=\"8193\",ifindex=\"2\"}"),
+			 37000);
+
+	/* two CPUs: eth0's first queue polled on both, a backlog each */
+	nc_model_init(m);
+	synth_model(m, false, true);
+	synth_napis(m);
+	assert_int_equal(nc_snapshot_save(m, O "napi2.json"), 0);
+	nc_model_free(m);
+	assert_int_equal(napi_check(O "napi2.json", O "napi2.prom", O "napi2-cpu.prom"), 6);
+	assert_int_equal(sample_where(O "napi2-cpu.prom", "netcost_cpu_napi_polls_total{",
+				      "device=\"eth0\",napi_id=\"8193\",ifindex=\"2\"}"), 37600);
+	assert_int_equal(sample(O "napi2.prom",
+				"netcost_napi_polls_total{device=\"backlog\",napi_id=\"0\",ifindex=\"0\",backlog_cpu=\"1\"}"),
+			 1);
+	promtool(O "napi2.prom");
+	promtool(O "napi2-cpu.prom");
+
+	/* a counter named as a NAPI family: one metric twice */
+	root = json_load_file(C "napi.json", 0, NULL);
+	assert_non_null(root);
+	cpu0 = json_array_get(json_object_get(root, "cpus"), 0);
+	json_object_set_new(json_object_get(cpu0, "counters"), "napi_polls", json_integer(1));
+	assert_int_equal(json_dump_file(root, O "napi-ctr.json", JSON_INDENT(1)), 0);
+	assert_int_equal(export(O "napi-ctr.json", O "napi-ctr.prom"), 1);
+	json_object_del(json_object_get(cpu0, "counters"), "napi_polls");
+	/* a device named "backlog" with a backlog's id and ifindex: per CPU, one series twice */
+	json_array_append_new(json_object_get(cpu0, "napi"),
+			      json_pack("{s:i, s:s, s:i, s:n, s:n, s:i, s:i, s:i, s:i}", "id", 0,
+					"device", "backlog", "ifindex", 0, "irq", "thread_pid",
+					"polls", 1, "packets", 1, "timed_polls", 0, "cycles", 0));
+	assert_int_equal(json_dump_file(root, O "napi-dev.json", JSON_INDENT(1)), 0);
+	json_decref(root);
+	assert_int_equal(export(O "napi-dev.json", O "napi-dev.prom"), 0);
+	assert_int_equal(unique_series(O "napi-dev.prom"), count_series(O "napi-dev.prom", NULL));
+	assert_int_equal(export_cpu(O "napi-dev.json", O "napi-dev-cpu.prom"), 1);
+	free(m);
 }
 
 /* exprs - every "expr" string under @j, appended to @out */
@@ -524,6 +842,8 @@ int main(void)
 		cmocka_unit_test(test_plot_text_layer),
 		cmocka_unit_test(test_prometheus),
 		cmocka_unit_test(test_prometheus_names),
+		cmocka_unit_test(test_prometheus_napi),
+		cmocka_unit_test(test_plot_napi),
 		cmocka_unit_test(test_grafana),
 	};
 

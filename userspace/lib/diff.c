@@ -5,10 +5,12 @@
  * each snapshot's own TSC rate), ratio, delta and its share of the total
  * difference, sorted by contribution; percentile shifts and the KS and
  * earth mover's distances of the histograms; counters per packet side by
- * side.  Warns when the two runs are not comparable.
+ * side; the NAPI instances by device.  Warns when the two runs are not
+ * comparable.
  */
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -183,6 +185,24 @@ static void nc_diff_paths(struct nc_diff *d)
 }
 
 /*
+ * nc_diff_napi - the NAPI instances of A and B by device (their ids differ
+ * between kernels), and B/A of their napi_poll cycles per timed poll
+ */
+static void nc_diff_napi(struct nc_diff *d)
+{
+	unsigned int i;
+
+	nc_napi_by_device(&d->napi, d->ma, d->mb);
+	for (i = 0; i < d->napi.nr; i++)
+		d->napi_ratio[i] = nc_ratio(d->napi.dev[i].side[1].cycles_per_poll,
+					    d->napi.dev[i].side[0].cycles_per_poll);
+	if (d->napi.left_out)
+		nc_diff_warn(d, "NAPI: %llu instance%s of devices past the first %d left out of the comparison",
+			     (unsigned long long)d->napi.left_out, d->napi.left_out == 1 ? "" : "s",
+			     NC_MAX_NAPI_DEVICES);
+}
+
+/*
  * nc_diff_compute - compare snapshot @a with @b into @d.  Returns 0, or
  * NC_EXIT_NO_PACKETS when either counted no packets (nothing to divide by).
  * Per packet follows each side's nc_packet_basis().
@@ -250,6 +270,7 @@ int nc_diff_compute(struct nc_diff *d, const struct nc_model *a, const char *nam
 			nc_diff_counter_fill(d, b->counter[s]);
 	nc_diff_loads(d);
 	nc_diff_paths(d);
+	nc_diff_napi(d);
 	return NC_EXIT_OK;
 }
 
@@ -291,6 +312,43 @@ static json_t *nc_diff_side_json(const struct nc_model *m, const char *name,
 static json_t *nc_jnum(double v)
 {
 	return v < 0 ? json_null() : json_real(v);
+}
+
+/* nc_jcount - a count for -j (a sum a file made past 2^63 - 1 stays there) */
+static json_t *nc_jcount(uint64_t v)
+{
+	return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v);
+}
+
+/* nc_diff_napi_side_json - one side of a device's NAPI row: null when it has none */
+static json_t *nc_diff_napi_side_json(const struct nc_napi_side *s)
+{
+	if (!s->instances)
+		return json_null();
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "instances", nc_jcount(s->instances), "polls", nc_jcount(s->sum.polls),
+			 "packets", nc_jcount(s->sum.packets),
+			 "timed_polls", nc_jcount(s->sum.timed_polls),
+			 "packets_per_poll", nc_jnum(s->packets_per_poll),
+			 "cycles_per_poll", nc_jnum(s->cycles_per_poll));
+}
+
+/* nc_diff_napi_json - "napi": a device's instances in A and B, an object each */
+static json_t *nc_diff_napi_json(const struct nc_diff *d)
+{
+	json_t *na = json_array();
+	unsigned int i;
+
+	for (i = 0; i < d->napi.nr; i++) {
+		const struct nc_napi_dev *n = &d->napi.dev[i];
+
+		json_array_append_new(na, json_pack("{s:s, s:o, s:o, s:o}", "device", n->device,
+						    "a", nc_diff_napi_side_json(&n->side[0]),
+						    "b", nc_diff_napi_side_json(&n->side[1]),
+						    "ratio_cycles_per_poll",
+						    nc_jnum(d->napi_ratio[i])));
+	}
+	return na;
 }
 
 /* nc_json_text - JSON text back to a value (a cut one stays a string) */
@@ -361,6 +419,7 @@ static json_t *nc_diff_json(const struct nc_diff *d)
 	}
 	json_object_set_new(o, "stages", st);
 	json_object_set_new(o, "counters", ct);
+	json_object_set_new(o, "napi", nc_diff_napi_json(d));
 	json_object_set_new(o, "warnings", w);
 	return o;
 }
@@ -378,6 +437,48 @@ static void nc_diff_heading(FILE *f, const char *tag, const struct nc_model *m,
 		m->info.tsc_khz / 1000.0);
 	if (m->meta.note)
 		fprintf(f, "    note: %s\n", m->meta.note);
+}
+
+/*
+ * nc_diff_napi_text - the NAPI section, when A or B has instances that
+ * polled: per device, the instances of each side, their packets per poll
+ * and napi_poll cycles per timed poll, and B/A of those
+ */
+static void nc_diff_napi_text(FILE *f, const struct nc_diff *d)
+{
+	char v[6][32];
+	unsigned int i, k;
+	int w = 16;	/* IFNAMSIZ - 1, or the longest name */
+
+	if (!d->napi.nr)
+		return;
+	for (i = 0; i < d->napi.nr; i++)
+		if ((int)strlen(d->napi.dev[i].device) > w)
+			w = (int)strlen(d->napi.dev[i].device);
+	fprintf(f, "\n%-*s %6s %6s %11s %10s %11s %10s %7s\n", w, "NAPI by device", "A inst",
+		"B inst", "A pkt/poll", "B pkt/poll", "A cyc/poll", "B cyc/poll", "B/A");
+	for (i = 0; i < d->napi.nr; i++) {
+		const struct nc_napi_side *a = &d->napi.dev[i].side[0];
+		const struct nc_napi_side *b = &d->napi.dev[i].side[1];
+
+		for (k = 0; k < 2; k++) {	/* "-": the side has none of the device */
+			if (d->napi.dev[i].side[k].instances)
+				snprintf(v[k], 32, "%u", d->napi.dev[i].side[k].instances);
+			else
+				snprintf(v[k], 32, "-");
+		}
+		fprintf(f, "%-*s %6s %6s %11s %10s %11s %10s", w, d->napi.dev[i].device, v[0], v[1],
+			nc_fmt(v[2], 32, a->packets_per_poll),
+			nc_fmt(v[3], 32, b->packets_per_poll),
+			nc_fmt(v[4], 32, a->cycles_per_poll), nc_fmt(v[5], 32, b->cycles_per_poll));
+		if (d->napi_ratio[i] >= 0)
+			fprintf(f, " %6.2fx\n", d->napi_ratio[i]);
+		else
+			fprintf(f, " %7s\n", "-");
+	}
+	if (d->napi.left_out)
+		fprintf(f, "  ... %llu instance%s of more devices left out\n",
+			(unsigned long long)d->napi.left_out, d->napi.left_out == 1 ? "" : "s");
 }
 
 /* nc_diff_text - the tables of "netcost diff" */
@@ -471,10 +572,14 @@ static void nc_diff_text(FILE *f, const struct nc_diff *d)
 		fprintf(f, "%-32s %10s %10s\n", c->name, nc_fmt(v[0], 32, c->a),
 			nc_fmt(v[1], 32, c->b));
 	}
+	nc_diff_napi_text(f, d);
 	fprintf(f, "\npercentiles within %.1f%%; KS: 0 same shape .. 1 disjoint; EMD: cycles an event moves on average\n",
 		100.0 * NC_HIST_REL_ERROR);
 	if (nc_irq_thread_holds_net_rx(d->ma) || nc_irq_thread_holds_net_rx(d->mb))
 		fprintf(f, "irq_thread: less the NET_RX it runs, which softirq_net_rx counts (a module before 0.6.0)\n");
+	if (d->napi.nr)
+		fprintf(f, "NAPI: the instances that polled, by device (backlog: every CPU's); cyc/poll: napi_poll cycles\n"
+			"  per timed poll (NET_RX, NAPI threads; busy polls are not timed)\n");
 }
 
 /*

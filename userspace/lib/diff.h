@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * diff.h - "netcost diff A B": two snapshots compared stage by stage, as
- * cycles and as ns per packet, with percentile shifts and shape distances.
+ * cycles and as ns per packet, with percentile shifts and shape distances,
+ * and their NAPI instances by device.
  */
 #ifndef NETCOST_DIFF_H
 #define NETCOST_DIFF_H
 
 #include <stdio.h>
 
+#include "metrics.h"
 #include "model.h"
 
 /* One stage in A and B (per packet: -1 when the side had no packets) */
@@ -53,6 +55,9 @@ struct nc_diff {
 	unsigned int nr_path;		/* settings that differ, at most 64 shown */
 	unsigned int nr_path_all;
 	struct nc_diff_path path[64];
+	/* the NAPI instances that polled, by device (the backlogs in one row) */
+	struct nc_napi_devs napi;
+	double napi_ratio[NC_MAX_NAPI_DEVICES];	/* B/A of cycles per poll; -1: undefined */
 };
 
 int nc_diff_compute(struct nc_diff *d, const struct nc_model *a, const char *name_a,

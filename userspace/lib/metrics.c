@@ -470,6 +470,86 @@ double nc_napi_cycles_per_poll(const struct nc_napi *n)
 	return n->timed_polls ? (double)n->cycles / (double)n->timed_polls : -1;
 }
 
+/*
+ * nc_napi_device - the name of @n's device, as the tables and the export
+ * give it: its own, "backlog" for a CPU's backlog (id 0, no device), "-"
+ * for another instance without a device
+ */
+const char *nc_napi_device(const struct nc_napi *n)
+{
+	if (n->has_ifname)
+		return n->ifname;
+	return n->id ? "-" : "backlog";
+}
+
+/* nc_napi_dev_cmp - devices by name first, then the instances without one */
+static int nc_napi_dev_cmp(const void *x, const void *y)
+{
+	const struct nc_napi_dev *a = x, *b = y;
+
+	if (a->has_ifname != b->has_ifname)
+		return a->has_ifname ? -1 : 1;
+	return strcmp(a->device, b->device);
+}
+
+/* nc_napi_dev_row - the row of @n's device in @t, added when new; NULL: @t is full */
+static struct nc_napi_dev *nc_napi_dev_row(struct nc_napi_devs *t, const struct nc_napi *n)
+{
+	const char *name = nc_napi_device(n);
+	struct nc_napi_dev *d;
+	unsigned int i;
+
+	for (i = 0; i < t->nr; i++)
+		if (t->dev[i].has_ifname == n->has_ifname && !strcmp(t->dev[i].device, name))
+			return &t->dev[i];
+	if (t->nr == ARRAY_SIZE(t->dev))
+		return NULL;
+	d = &t->dev[t->nr++];
+	snprintf(d->device, sizeof(d->device), "%s", name);
+	d->has_ifname = n->has_ifname;
+	return d;
+}
+
+/*
+ * nc_napi_by_device - the NAPI instances that polled in the totals of @a
+ * and @b (NULL: A alone), added up by device, as instance ids differ
+ * between kernels and device names do not: a row per device either side
+ * has, every CPU's backlog in one.  It keeps the first
+ * NC_MAX_NAPI_DEVICES devices met (A's, then B's, each by name); the
+ * instances of others count in t->left_out.
+ */
+void nc_napi_by_device(struct nc_napi_devs *t, const struct nc_model *a,
+		       const struct nc_model *b)
+{
+	const struct nc_model *m[2] = { a, b };
+	unsigned int i, k;
+
+	memset(t, 0, sizeof(*t));
+	for (k = 0; k < 2 && m[k]; k++)
+		for (i = 0; i < m[k]->total.nr_napi; i++) {
+			const struct nc_napi *n = &m[k]->total.napi[i];
+			struct nc_napi_dev *d;
+
+			if (!n->polls)
+				continue;
+			d = nc_napi_dev_row(t, n);
+			if (!d) {
+				t->left_out++;
+				continue;
+			}
+			d->side[k].instances++;
+			nc_napi_add(&d->side[k].sum, n);
+		}
+	for (i = 0; i < t->nr; i++)
+		for (k = 0; k < 2; k++) {
+			struct nc_napi_side *s = &t->dev[i].side[k];
+
+			s->packets_per_poll = nc_napi_packets_per_poll(&s->sum);
+			s->cycles_per_poll = nc_napi_cycles_per_poll(&s->sum);
+		}
+	qsort(t->dev, t->nr, sizeof(t->dev[0]), nc_napi_dev_cmp);
+}
+
 /* nc_is_netrx_runs - a "net_rx_in_<where>" run counter (not its _cycles) */
 bool nc_is_netrx_runs(const char *name)
 {

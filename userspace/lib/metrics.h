@@ -57,6 +57,33 @@ double nc_stage_per_packet_named(const struct nc_model *m, const char *name, boo
 double nc_counter_per_packet(const struct nc_model *m, const struct nc_cpu *c, unsigned int k);
 double nc_napi_packets_per_poll(const struct nc_napi *n);
 double nc_napi_cycles_per_poll(const struct nc_napi *n);
+const char *nc_napi_device(const struct nc_napi *n);
+
+#define NC_MAX_NAPI_DEVICES	64	/* devices nc_napi_by_device() keeps */
+
+/* One side's NAPI instances of a device, added up (nc_napi_by_device()) */
+struct nc_napi_side {
+	unsigned int instances;		/* those that polled; 0: the side has none */
+	struct nc_napi sum;		/* their polls, packets, timed polls and cycles */
+	double packets_per_poll;	/* -1: no polls */
+	double cycles_per_poll;		/* napi_poll cycles per timed poll; -1: none timed */
+};
+
+/* A device's NAPI instances in A and B: a row of nc_napi_by_device() */
+struct nc_napi_dev {
+	char device[NC_NAME_LEN];	/* nc_napi_device(): a name, "backlog" (all CPUs'), "-" */
+	bool has_ifname;		/* a device's, not instances without one */
+	struct nc_napi_side side[2];	/* A, B */
+};
+
+struct nc_napi_devs {
+	unsigned int nr;
+	struct nc_napi_dev dev[NC_MAX_NAPI_DEVICES];	/* devices first, by name */
+	uint64_t left_out;		/* instances of devices past NC_MAX_NAPI_DEVICES */
+};
+
+void nc_napi_by_device(struct nc_napi_devs *t, const struct nc_model *a,
+		       const struct nc_model *b);
 bool nc_is_netrx_runs(const char *name);
 bool nc_is_netrx_cycles(const char *name);
 

@@ -428,14 +428,6 @@ static void nc_print_counters(const struct nc_block *b, const struct nc_cpu *c)
 	}
 }
 
-/* nc_napi_device - the NAPI table's name for @n's device: its own, "backlog" or "-" */
-static const char *nc_napi_device(const struct nc_napi *n)
-{
-	if (n->has_ifname)
-		return n->ifname;
-	return n->id ? "-" : "backlog";
-}
-
 /* nc_napi_cpulist - the CPUs @n (an instance of @c) polled on, as a cpulist */
 static void nc_napi_cpulist(const struct nc_napi *n, const struct nc_cpu *c, char *buf,
 			    size_t len)

@@ -5,11 +5,14 @@
  * node_exporter's textfile collector.  By default the aggregate over all
  * CPUs, in one unit: per stage a histogram in cycles (napi_poll_work in
  * packets) with the same power-of-two "le" bounds in every series, each
- * counter as netcost_<counter>_total; --per-cpu adds the same per CPU as
+ * counter as netcost_<counter>_total, each NAPI instance's polls, packets,
+ * timed polls and their cycles as netcost_napi_*_total and its IRQ and
+ * thread as netcost_napi_info; --per-cpu adds the same per CPU as
  * netcost_cpu_*{cpu}.  Seconds are cycles / netcost_tsc_hertz.  The output
  * (-o, default stdout) is written with nc_write_atomic().
  */
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,15 +137,147 @@ static void nc_prom_counters(FILE *f, const struct nc_model *m, bool per_cpu)
 	}
 }
 
+/* The figures of a NAPI instance, each a counter family netcost_[cpu_]NAME_total */
+static const struct nc_prom_napi_figure {
+	const char *name;
+	size_t off;			/* of its uint64_t in struct nc_napi */
+	const char *help;
+} nc_prom_napi_figures[] = {
+	{ "napi_polls", offsetof(struct nc_napi, polls), "Polls of a NAPI instance" },
+	{ "napi_packets", offsetof(struct nc_napi, packets),
+	  "Packets a NAPI instance's polls handled" },
+	{ "napi_timed_polls", offsetof(struct nc_napi, timed_polls),
+	  "Polls of a NAPI instance timed in napi_poll (NET_RX, NAPI threads; not busy polls)" },
+	{ "napi_poll_cycles", offsetof(struct nc_napi, cycles),
+	  "napi_poll CPU cycles of a NAPI instance's timed polls" },
+};
+
+/*
+ * nc_prom_napi_labels - 'device="D",napi_id="N",ifindex="I"' of @n: its
+ * device by nc_napi_device(), after 'cpu="C",' with @cpu >= 0; in the
+ * total (@cpu < 0) an instance without a device is one CPU's own, and
+ * that CPU is its backlog_cpu, so that no two series are the same.
+ */
+static void nc_prom_napi_labels(FILE *f, long cpu, const struct nc_napi *n)
+{
+	if (cpu >= 0)
+		fprintf(f, "cpu=\"%ld\",", cpu);
+	fputs("device=\"", f);
+	nc_prom_label(f, nc_napi_device(n));
+	fprintf(f, "\",napi_id=\"%u\",ifindex=\"%u\"", n->id, n->ifindex);
+	if (cpu < 0 && !n->has_ifname)
+		fprintf(f, ",backlog_cpu=\"%u\"", n->backlog_cpu);
+}
+
+/*
+ * nc_prom_napi - each figure of every NAPI instance as a counter: of the
+ * total's instances, or (@per_cpu) of every CPU's with a cpu label; the
+ * total's also as netcost_napi_info{...,irq,thread_pid} 1 ("": unknown)
+ */
+static void nc_prom_napi(FILE *f, const struct nc_model *m, bool per_cpu)
+{
+	const char *prefix = per_cpu ? "netcost_cpu_" : "netcost_";
+	unsigned int i, j, k;
+
+	for (k = 0; k < ARRAY_SIZE(nc_prom_napi_figures); k++) {
+		const struct nc_prom_napi_figure *fig = &nc_prom_napi_figures[k];
+		bool head = false;
+
+		for (i = 0; i < (per_cpu ? m->nr_cpus : 1); i++) {
+			const struct nc_cpu *c = per_cpu ? &m->cpus[i] : &m->total;
+
+			for (j = 0; j < c->nr_napi; j++) {
+				if (!head) {
+					fprintf(f, "# HELP %s%s_total %s%s.\n# TYPE %s%s_total counter\n",
+						prefix, fig->name, fig->help,
+						per_cpu ? ", per CPU" : ", all CPUs",
+						prefix, fig->name);
+					head = true;
+				}
+				fprintf(f, "%s%s_total{", prefix, fig->name);
+				nc_prom_napi_labels(f, per_cpu ? (long)c->cpu : -1, &c->napi[j]);
+				fprintf(f, "} %llu\n", (unsigned long long)
+					*(const uint64_t *)((const char *)&c->napi[j] + fig->off));
+			}
+		}
+	}
+	if (per_cpu || !m->total.nr_napi)
+		return;
+	fputs("# HELP netcost_napi_info A NAPI instance's IRQ and NAPI thread (\"\": unknown or none).\n"
+	      "# TYPE netcost_napi_info gauge\n", f);
+	for (j = 0; j < m->total.nr_napi; j++) {
+		const struct nc_napi *n = &m->total.napi[j];
+
+		fputs("netcost_napi_info{", f);
+		nc_prom_napi_labels(f, -1, n);
+		fputs(",irq=\"", f);
+		if (n->has_irq)
+			fprintf(f, "%u", n->irq);
+		fputs("\",thread_pid=\"", f);
+		if (n->has_thread_pid)
+			fprintf(f, "%u", n->thread_pid);
+		fputs("\"} 1\n", f);
+	}
+}
+
+/*
+ * nc_prom_napi_collision - where NAPI instances are exported, a counter
+ * named as one of their families (napi_polls: netcost_napi_polls_total;
+ * with --per-cpu, cpu_napi_polls too), or, per CPU, a device named as an
+ * instance without one ("backlog", "-") with its napi_id and ifindex: one
+ * series twice, which Prometheus rejects.  Refuse, naming it.  Returns 0
+ * or NC_EXIT_ERROR.
+ */
+static int nc_prom_napi_collision(const struct nc_model *m, bool per_cpu)
+{
+	unsigned int i, j, k;
+
+	if (!m->total.nr_napi)
+		return 0;
+	for (k = 0; k < ARRAY_SIZE(nc_prom_napi_figures); k++)
+		for (i = 0; i < m->nr_counters; i++) {
+			const char *name = m->counter[i];
+
+			if (per_cpu && !strncmp(name, "cpu_", 4))
+				name += 4;
+			if (!strcmp(name, nc_prom_napi_figures[k].name)) {
+				nc_err("export: counter %s would be netcost_%s_total, a family of the NAPI instances",
+				       m->counter[i], m->counter[i]);
+				return NC_EXIT_ERROR;
+			}
+		}
+	for (i = 0; per_cpu && i < m->nr_cpus; i++) {
+		const struct nc_cpu *c = &m->cpus[i];
+
+		for (j = 0; j < c->nr_napi; j++) {
+			struct nc_napi key = c->napi[j];
+
+			if (key.has_ifname)
+				continue;
+			snprintf(key.ifname, sizeof(key.ifname), "%s", nc_napi_device(&c->napi[j]));
+			key.has_ifname = true;
+			if (nc_cpu_find_napi(c, &key)) {
+				nc_err("export: CPU %u has a device named %s with the napi_id %u and ifindex %u of an instance without a device: their series would be one; export without --per-cpu",
+				       c->cpu, key.ifname, key.id, key.ifindex);
+				return NC_EXIT_ERROR;
+			}
+		}
+	}
+	return 0;
+}
+
 /*
  * nc_prom_collision - with --per-cpu, counter "cpu_X" (netcost_cpu_X_total)
  * and counter X per CPU (netcost_cpu_X_total{cpu}) would be one metric
- * twice, which Prometheus rejects: refuse, naming both.  Returns 0 or 1.
+ * twice, which Prometheus rejects: refuse, naming both; likewise what
+ * nc_prom_napi_collision() finds.  Returns 0 or 1.
  */
 static int nc_prom_collision(const struct nc_model *m, bool per_cpu)
 {
 	unsigned int a, b;
 
+	if (nc_prom_napi_collision(m, per_cpu))
+		return NC_EXIT_ERROR;
 	if (!per_cpu)
 		return 0;
 	for (a = 0; a < m->nr_counters; a++) {
@@ -165,8 +300,8 @@ struct nc_prom_args {
 
 /*
  * nc_prom_write - the whole exposition: info, interval and TSC rate, then
- * the all-CPU histograms (cycles; napi_poll_work in packets) and counters,
- * and with --per-cpu the same per CPU as netcost_cpu_*.
+ * the all-CPU histograms (cycles; napi_poll_work in packets), counters and
+ * NAPI instances, and with --per-cpu the same per CPU as netcost_cpu_*.
  */
 static void nc_prom_write(FILE *f, const struct nc_model *m, bool per_cpu)
 {
@@ -190,6 +325,7 @@ static void nc_prom_write(FILE *f, const struct nc_model *m, bool per_cpu)
 	nc_prom_family(f, m, "netcost_stage_packets", NETCOST_UNIT_PACKETS, false,
 		       "Packets handled by one event of a stage (NAPI poll work), all CPUs.");
 	nc_prom_counters(f, m, false);
+	nc_prom_napi(f, m, false);
 	if (!per_cpu)
 		return;
 	nc_prom_family(f, m, "netcost_cpu_stage_cycles", NETCOST_UNIT_CYCLES, true,
@@ -197,6 +333,7 @@ static void nc_prom_write(FILE *f, const struct nc_model *m, bool per_cpu)
 	nc_prom_family(f, m, "netcost_cpu_stage_packets", NETCOST_UNIT_PACKETS, true,
 		       "Packets handled by one event of a stage (NAPI poll work), per CPU.");
 	nc_prom_counters(f, m, true);
+	nc_prom_napi(f, m, true);
 }
 
 /* nc_prom_cb - the nc_write_fn of the export */

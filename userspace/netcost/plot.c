@@ -5,7 +5,9 @@
  * top-level stage for each snapshot (colour-blind safe colours, one per
  * stage; every figure also in the legend), and for every stage the
  * histograms of A and B overlaid on a log x axis with at least 3 labelled
- * ticks and a y scale in % of events.  Hand-written SVG text, no libraries.
+ * ticks and a y scale in % of events; with NAPI instances, their napi_poll
+ * cycles per poll by device, A's and B's bars side by side.  Hand-written
+ * SVG text, no libraries.
  */
 #include <getopt.h>
 #include <math.h>
@@ -25,6 +27,7 @@
 #define PANEL_W		300
 #define PANEL_H		170
 #define PANEL_COLS	3
+#define NAPI_BAR_H	14	/* a bar of the NAPI panel */
 
 /*
  * Okabe & Ito's colour-blind safe palette, then Tableau's grey and brown:
@@ -89,6 +92,15 @@ static double nc_nice_step(double max, int n)
 	return 10 * mag;
 }
 
+/* nc_bar_scale - the end of a bar axis for values up to @max, ticked every *@step */
+static double nc_bar_scale(double max, double *step)
+{
+	if (max <= 0)
+		max = 1;
+	*step = nc_nice_step(max, 5);
+	return ceil(max / *step) * *step;
+}
+
 /* nc_si - 1500 -> "1.5k", for tick labels */
 static void nc_si(char *buf, size_t len, double v)
 {
@@ -140,6 +152,41 @@ static void nc_plot_ab(FILE *f, struct nc_model **m, int n, const char *name, bo
 			snprintf(buf, sizeof(buf), "-");
 		fprintf(f, "%s %s %s", i ? "," : "", i ? "B" : "A", buf);
 	}
+}
+
+/*
+ * nc_plot_xaxis - the linear x axis under bars that start at BAR_LEFT: 0 to
+ * @max, a tick every @step, titled @title.  Returns the y below it.
+ */
+static int nc_plot_xaxis(FILE *f, int y, double max, double step, const char *title)
+{
+	char buf[32];
+	double x;
+
+	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" class=\"ax\"/>\n",
+		BAR_LEFT, y, BAR_LEFT + BAR_W, y);
+	for (x = 0; x <= max + step / 2; x += step) {
+		double px = BAR_LEFT + x / max * BAR_W;
+
+		nc_si(buf, sizeof(buf), x);
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" class=\"ax\"/>"
+			"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" class=\"tick\">%s</text>\n",
+			px, y, px, y + 5, px, y + 18, buf);
+	}
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"lab\">%s</text>\n",
+		BAR_LEFT + BAR_W / 2, y + 36, title);
+	return y + 56;
+}
+
+/* nc_plot_side_keys - the key of the sides' colours: A's and B's swatches from @x */
+static void nc_plot_side_keys(FILE *f, int n, int x, int y)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"10\" fill=\"%s\" fill-opacity=\"0.5\" stroke=\"%s\"/>"
+			"<text x=\"%d\" y=\"%d\" class=\"lab\">%s</text>\n", x + i * 60, y - 10,
+			nc_side_color[i], nc_side_color[i], x + 18 + i * 60, y, i ? "B" : "A");
 }
 
 /*
@@ -203,10 +250,7 @@ static int nc_plot_bars(FILE *f, struct nc_model **m, int n, int y)
 		}
 	for (i = 0; i < n; i++)
 		max = fmax(max, nc_top_per_packet(m[i], &m[i]->total));
-	if (max <= 0)
-		max = 1;
-	step = nc_nice_step(max, 5);
-	max = ceil(max / step) * step;
+	max = nc_bar_scale(max, &step);
 
 	fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"h2\">CPU cycles per packet, top-level stages</text>\n",
 		20, y);
@@ -242,22 +286,7 @@ static int nc_plot_bars(FILE *f, struct nc_model **m, int n, int y)
 								 m[i]->info.tsc_khz));
 		fputs("</text>\n", f);
 	}
-	y += n * (BAR_H + 14);
-
-	/* x axis */
-	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" class=\"ax\"/>\n",
-		BAR_LEFT, y, BAR_LEFT + BAR_W, y);
-	for (x = 0; x <= max + step / 2; x += step) {
-		double px = BAR_LEFT + x / max * BAR_W;
-
-		nc_si(buf, sizeof(buf), x);
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" class=\"ax\"/>"
-			"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" class=\"tick\">%s</text>\n",
-			px, y, px, y + 5, px, y + 18, buf);
-	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"lab\">cycles per packet</text>\n",
-		BAR_LEFT + BAR_W / 2, y + 36);
-	y += 56;
+	y = nc_plot_xaxis(f, y + n * (BAR_H + 14), max, step, "cycles per packet");
 
 	/* legend: each stage's colour and its cycles per packet on each side */
 	lx = 20;
@@ -414,6 +443,70 @@ static void nc_plot_panel(FILE *f, struct nc_model **m, int n, const char *stage
 	fputs("</g>\n", f);
 }
 
+/*
+ * nc_plot_napi - when either side has NAPI instances that polled, their
+ * napi_poll cycles per timed poll by device (every CPU's backlog in one):
+ * a bar each for A and B in the sides' colours, the figure at its end
+ * ("-": none timed, or none of the device).  Returns the y below what it
+ * drew.
+ */
+static int nc_plot_napi(FILE *f, struct nc_model **m, int n, int y)
+{
+	struct nc_napi_devs *t = nc_xcalloc(1, sizeof(*t));
+	double max = 0, step;
+	unsigned int d;
+	char buf[32];
+	int i;
+
+	nc_napi_by_device(t, m[0], n > 1 ? m[1] : NULL);
+	if (!t->nr) {
+		free(t);
+		return y;
+	}
+	for (d = 0; d < t->nr; d++)
+		for (i = 0; i < n; i++)
+			max = fmax(max, t->dev[d].side[i].cycles_per_poll);
+	max = nc_bar_scale(max, &step);
+	y += 20;
+	fprintf(f, "<g class=\"napi\">\n<text x=\"20\" y=\"%d\" class=\"h2\">napi_poll cycles per poll by device</text>\n",
+		y);
+	nc_plot_side_keys(f, n, 420, y);
+	y += 14;
+	for (d = 0; d < t->nr; d++, y += 10) {
+		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" class=\"lab\">",
+			BAR_LEFT - 8, y + n * (NAPI_BAR_H + 2) / 2 + 3);
+		nc_xml(f, t->dev[d].device);
+		fputs("</text>\n", f);
+		for (i = 0; i < n; i++, y += NAPI_BAR_H + 2) {
+			double v = t->dev[d].side[i].cycles_per_poll;
+			double w = v > 0 ? v / max * BAR_W : 0;
+
+			snprintf(buf, sizeof(buf), "-");
+			if (v >= 0)
+				nc_report_value(buf, sizeof(buf), v);
+			if (w > 0) {
+				fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>",
+					BAR_LEFT, y, w, NAPI_BAR_H, nc_side_color[i]);
+				nc_xml(f, t->dev[d].device);
+				fprintf(f, ", %s: %s cycles/poll</title></rect>\n", i ? "B" : "A", buf);
+			}
+			fprintf(f, "<text x=\"%.1f\" y=\"%d\" class=\"tick\">%s</text>\n",
+				BAR_LEFT + w + 4, y + NAPI_BAR_H - 3, buf);
+		}
+	}
+	if (t->left_out) {
+		fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"sub\">... %llu instance%s of more devices not drawn</text>\n",
+			BAR_LEFT, y + 10, (unsigned long long)t->left_out,
+			t->left_out == 1 ? "" : "s");
+		y += 14;
+	}
+	y = nc_plot_xaxis(f, y, max, step,
+			  "napi_poll cycles per timed poll (busy polls are not timed; backlog: every CPU's)");
+	fputs("</g>\n", f);
+	free(t);
+	return y;
+}
+
 /* nc_plot_write - the whole picture */
 static int nc_plot_write(FILE *f, struct nc_model **m, const char **names, int n)
 {
@@ -453,15 +546,12 @@ static int nc_plot_write(FILE *f, struct nc_model **m, const char **names, int n
 	y = nc_plot_bars(body, m, n, 100 + 16 * n);
 
 	fprintf(body, "<text x=\"20\" y=\"%d\" class=\"h2\">Per-event histograms (dashed: median)</text>\n", y);
-	for (i = 0; i < n; i++)
-		fprintf(body, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"10\" fill=\"%s\" fill-opacity=\"0.5\" stroke=\"%s\"/>"
-			"<text x=\"%d\" y=\"%d\" class=\"lab\">%s</text>\n", 420 + i * 60, y - 10,
-			nc_side_color[i], nc_side_color[i], 438 + i * 60, y, i ? "B" : "A");
+	nc_plot_side_keys(body, n, 420, y);
 	y += 14;
 	for (k = 0; k < nr; k++)
 		nc_plot_panel(body, m, n, stages[k], 10 + (int)(k % PANEL_COLS) * (PANEL_W + 22),
 			      y + (int)(k / PANEL_COLS) * (PANEL_H + 24));
-	h = y + rows * (PANEL_H + 24) + 24;
+	h = nc_plot_napi(body, m, n, y + rows * (PANEL_H + 24)) + 24;
 	fprintf(body, "<text x=\"20\" y=\"%d\" class=\"sub\">percentiles and bucket edges within %.1f%% (log-linear histograms); "
 		"stacked: top-level stages only, nested ones are inside them</text>\n",
 		h - 12, 100.0 * NC_HIST_REL_ERROR);
