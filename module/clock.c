@@ -1,27 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * clock.c - the frame clock: net durations of per-CPU frames.
- *
- * A frame is one open stage run (a softirq, a NAPI poll, a packet into
- * the stack, a driver xmit).  Its net duration is its wall time minus
- *   - the interrupt time (hard_total: irqaction handlers, system vectors,
- *     NMIs) this CPU spent inside it while its owner was on CPU, and
- *   - the time its owner task was off CPU: from the end of the
- *     sched_switch that took it off to the start of finish_task_switch()
- *     in it again, so that the switch itself is charged to ctx_switch
- *     only, never also to the frame.
- * Every start and end is an nc_stamp (clock and totals read as one unit).
- * A frame cannot migrate: softirqs and packet processing run with BHs
- * disabled, which on PREEMPT_RT disables migration, so this CPU's totals
- * are the ones to subtract.  Where softirqs are serialised per CPU the
- * frames themselves are per CPU (struct nc_bh in nc_cpu); where they are
- * not (PREEMPT_RT since 6.18 without CONFIG_PREEMPT_RT_NEEDS_BH_LOCK,
- * compat.h's NC_BH_PER_TASK) one task's softirq can be preempted by
- * another's on the same CPU, and each task keeps its own struct nc_bh in
- * its task slot (tasks.c).  Frames that can migrate (system calls, IRQ
- * thread runs) live in the task table too.
- */
+/* clock.c - the frame clock's out-of-line part; how the clock works: clock.h */
 #include "netcost.h"
+#include "clock.h"
 
 static void nc_frame_pause(struct nc_frame *f, struct task_struct *prev,
 			   const struct nc_stamp *st)

@@ -26,6 +26,9 @@
 #include <linux/string.h>
 
 #include "netcost.h"
+#include "hist.h"
+#include "hooks.h"
+#include "napi.h"
 #include "netcost_hist.h"
 
 struct nc_hist __percpu *nc_hists[__NETCOST_STAGE_MAX];

@@ -29,6 +29,10 @@
 #include <net/genetlink.h>
 
 #include "netcost.h"
+#include "clock.h"
+#include "hooks.h"
+#include "probes.h"
+#include "tasks.h"
 
 struct nc_hook {
 	struct nc_hook_hits hh;		/* first: nc_hit() counts through it */

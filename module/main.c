@@ -14,6 +14,12 @@
 #include <linux/string.h>
 
 #include "netcost.h"
+#include "hist.h"
+#include "hooks.h"
+#include "netlink.h"
+#include "nic.h"
+#include "tasks.h"
+#include "vectors.h"
 
 struct nc_config nc_cfg = {
 	.groups		= NETCOST_GROUP_ALL,

@@ -24,6 +24,8 @@
 #include <linux/string.h>
 
 #include "netcost.h"
+#include "hist.h"
+#include "napi.h"
 
 struct nc_napi_table __percpu *nc_napis;
 

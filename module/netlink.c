@@ -23,8 +23,16 @@
 #include <asm/tsc.h>
 
 #include "netcost.h"
+#include "hist.h"
+#include "hooks.h"
+#include "napi.h"
 #include "netcost_hist.h"
 #include "netcost_names.h"
+#include "netlink.h"
+#include "nic.h"
+#include "tasks.h"
+#include "vectors.h"
+#include "wait.h"
 
 static DEFINE_MUTEX(nc_mutex);
 static struct genl_family nc_family;

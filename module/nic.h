@@ -11,6 +11,9 @@
  * alone or followed by '-' or ':' (eth0, eth0-TxRx-3, virtio1-input.0,
  * i40e-0000:03:00.0:misc), or when it ends in "@<bus>:<parent>"
  * (mlx5_comp3@pci:0000:03:00.0, gve-ntfy-blk0@pci:0000:00:04.0).
+ *
+ * At the end, for the kernel only: what nic.c gives the rest of the
+ * module.
  */
 #ifndef _NETCOST_NIC_H
 #define _NETCOST_NIC_H
@@ -98,5 +101,15 @@ static inline unsigned int nc_nic_gen_next(unsigned int gen)
 	gen = (gen + 1) & NC_NIC_GEN_MASK;
 	return gen ? gen : 1;
 }
+
+#ifdef __KERNEL__
+/* nic.c: the NIC IRQ list and its automatic default */
+int nc_irq_init(void);
+unsigned int nc_irq_max(void);
+void nc_irq_exit(void);
+bool nc_irq_is_nic(int irq, const char *name);
+void nc_irq_config_changed(void);
+unsigned int nc_nic_devices(void);
+#endif
 
 #endif /* _NETCOST_NIC_H */

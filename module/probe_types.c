@@ -27,7 +27,8 @@
 #include <trace/events/syscalls.h>
 #include <asm/trace/irq_vectors.h>
 
-#include "netcost.h"
+#include "hooks.h"
+#include "probes.h"
 
 #define NC_CHECK(tp, probe) \
 	BUILD_BUG_ON(sizeof(register_trace_##tp(probe, NULL)) != sizeof(int))

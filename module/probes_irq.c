@@ -44,6 +44,12 @@
 #include <asm/tsc.h>
 
 #include "netcost.h"
+#include "clock.h"
+#include "hist.h"
+#include "hooks.h"
+#include "nic.h"
+#include "probes.h"
+#include "tasks.h"
 
 /*
  * nc_irq_came - an interrupt starts (irq_handler_entry, a system vector):

@@ -60,6 +60,12 @@
 #include <linux/skbuff.h>
 
 #include "netcost.h"
+#include "clock.h"
+#include "hist.h"
+#include "hooks.h"
+#include "napi.h"
+#include "probes.h"
+#include "tasks.h"
 
 /*
  * nc_napi_thread_poll - a poll of the running NAPI thread's own NAPI

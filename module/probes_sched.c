@@ -31,6 +31,12 @@
 #include <linux/ftrace.h>
 
 #include "netcost.h"
+#include "clock.h"
+#include "hist.h"
+#include "hooks.h"
+#include "probes.h"
+#include "tasks.h"
+#include "wait.h"
 
 void nc_tp_sched_switch(void *data, bool preempt, struct task_struct *prev,
 			struct task_struct *next, unsigned int prev_state)

@@ -27,6 +27,11 @@
 #include <linux/interrupt.h>
 
 #include "netcost.h"
+#include "clock.h"
+#include "hist.h"
+#include "hooks.h"
+#include "probes.h"
+#include "tasks.h"
 
 static const enum netcost_counter nc_net_rx_where[] = {
 	[NC_IN_IRQ_EXIT]	= NETCOST_CTR_NET_RX_IN_IRQ_EXIT,

@@ -40,6 +40,11 @@
 #include <asm/unistd.h>
 
 #include "netcost.h"
+#include "clock.h"
+#include "hist.h"
+#include "hooks.h"
+#include "probes.h"
+#include "tasks.h"
 
 /* nc_sys_stage - the stage of a watched system call, or -1 */
 static int nc_sys_stage(long id)

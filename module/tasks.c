@@ -31,6 +31,9 @@
 #include <linux/string.h>
 
 #include "netcost.h"
+#include "clock.h"
+#include "hist.h"
+#include "tasks.h"
 
 /*
  * A task's window: the NC_TASK_PROBES slots from its home, one bit each in

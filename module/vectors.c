@@ -28,7 +28,8 @@
 #include <uapi/asm/kvm_para.h>
 #include <net/netlink.h>
 
-#include "netcost.h"
+#include "uapi/netcost.h"
+#include "vectors.h"
 
 struct nc_untraced {
 	const char *name;

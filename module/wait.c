@@ -44,6 +44,11 @@
 #include <linux/sched.h>
 
 #include "netcost.h"
+#include "clock.h"
+#include "hist.h"
+#include "hooks.h"
+#include "tasks.h"
+#include "wait.h"
 
 struct nc_wait_cpu {
 	u64 acc[NC_CLS_NR];		/* cycles each class ran on this CPU */

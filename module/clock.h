@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * clock.h - the frame clock: stamps, frames and their net durations
+ * (clock.c: the out-of-line part; tasks.h: frames that live in a task).
+ *
+ * Every CPU keeps two monotonic totals (struct nc_cpu): the cycles spent
+ * in hardirq handlers, system vectors and NMIs (hard_total, probes_irq.c)
+ * and the net cycles spent in softirqs (soft_total, probes_softirq.c).
+ * A frame - one open stage run (a softirq, a NAPI poll, a packet into
+ * the stack, a driver xmit) - snapshots the totals it must exclude when
+ * it starts and subtracts their growth when it ends, so that time in a
+ * nested interrupt is charged once, to the interrupt.  Its net duration
+ * is its wall time minus
+ *   - the interrupt time (hard_total) this CPU spent inside it while its
+ *     owner was on CPU, and
+ *   - the time its owner task was off CPU (PREEMPT_RT runs softirqs and
+ *     IRQ handlers in preemptible threads): from the end of the
+ *     sched_switch that took it off to the start of finish_task_switch()
+ *     in it again, so that the switch itself is charged to ctx_switch
+ *     only, never also to the frame.
+ * Every start and end is an nc_stamp: the clock and the totals read as
+ * one unit (nc_stamp()).
+ * A frame cannot migrate: softirqs and packet processing run with BHs
+ * disabled, which on PREEMPT_RT disables migration, so this CPU's totals
+ * are the ones to subtract.  Where softirqs are serialised per CPU the
+ * frames themselves are per CPU (struct nc_bh in nc_cpu); where they are
+ * not (PREEMPT_RT since 6.18 without CONFIG_PREEMPT_RT_NEEDS_BH_LOCK,
+ * compat.h's NC_BH_PER_TASK) one task's softirq can be preempted by
+ * another's on the same CPU, and each task keeps its own struct nc_bh in
+ * its task slot (tasks.c).  Frames that can migrate (system calls, IRQ
+ * thread runs) live in the task table too (tasks.h), and exclude the
+ * softirq time (soft_total) as well.
+ */
+#ifndef _NETCOST_CLOCK_H
+#define _NETCOST_CLOCK_H
+
+#include <linux/compiler.h>
+#include <linux/sched.h>
+#include <linux/timex.h>
+#include <linux/types.h>
+
+#include "netcost.h"
+#include "hist.h"
+
+/*
+ * A timestamp and the interrupt totals it is compared with, read as one
+ * unit (nc_stamp()): time in an interrupt that lands between the reads
+ * would otherwise be subtracted without being inside the interval.
+ */
+struct nc_stamp {
+	u64 now;			/* cycles */
+	u64 hard;			/* hard_total at @now */
+	u64 soft;			/* soft_total at @now */
+};
+
+static inline u64 nc_now(void)
+{
+	return get_cycles();
+}
+
+/*
+ * nc_stamp - read the clock and this CPU's interrupt totals as one unit:
+ * retry while an interrupt moved a total in between, as osnoise's
+ * get_int_safe_duration() does.
+ */
+static inline void nc_stamp(struct nc_cpu *c, struct nc_stamp *st)
+{
+	u64 hard, soft;
+
+	do {
+		hard = READ_ONCE(c->hard_total);
+		soft = READ_ONCE(c->soft_total);
+		barrier();
+		st->now = nc_now();
+		barrier();
+	} while (hard != READ_ONCE(c->hard_total) ||
+		 soft != READ_ONCE(c->soft_total));
+	st->hard = hard;
+	st->soft = soft;
+}
+
+/*
+ * The frame clock, inline: every interval's end runs nc_net(),
+ * every frame nc_frame_begin() and nc_frame_end().
+ *
+ * nc_net - @end - @start - @excl, computed signed.  A negative result
+ * means the exclusions overlap the interval wrongly; it is recorded as 0
+ * and counted in clamped_negative, never hidden.
+ */
+static __always_inline u64 nc_net(u64 end, u64 start, u64 excl)
+{
+	s64 net = (s64)(end - start) - (s64)excl;
+
+	if (net < 0) {
+		nc_count(NETCOST_CTR_CLAMPED_NEGATIVE, 1);
+		return 0;
+	}
+	return net;
+}
+
+/* nc_frame_begin - open per-CPU frame @f in the current task at @st */
+static __always_inline void nc_frame_begin(struct nc_frame *f, const struct nc_stamp *st)
+{
+	f->owner = current;
+	f->start = st->now;
+	f->excl = 0;
+	f->hard_snap = st->hard;
+	f->out_at = 0;
+	f->list = false;
+	f->backlog = false;
+	f->flush = false;
+	f->depth = 1;
+}
+
+/*
+ * nc_frame_end - close per-CPU frame @f at @st and return its net cycles:
+ * wall time minus nested interrupts minus time its owner was off CPU.
+ */
+static __always_inline u64 nc_frame_end(struct nc_frame *f, const struct nc_stamp *st)
+{
+	f->depth = 0;
+	return nc_net(st->now, f->start, f->excl + (st->hard - f->hard_snap));
+}
+
+/*
+ * An rx frame that no exit event closes, opened by a netif_receive_skb
+ * event (probes_net.c): a list GRO delivered at a poll's end
+ * (nc_frame.flush) or a backlog's packet (nc_frame.backlog).
+ * nc_rx_marked - @f is such a frame of the running task, of kind @mark,
+ * with nothing nested in it; nc_rx_marked_end - it ends at @st: one
+ * rx_skb.  nc_rx_flush_end - the running task's list, if one is open,
+ * ends at @st; the caller gives @b back (nc_bh_put()) or reopens its rx
+ * frame.
+ */
+static __always_inline bool nc_rx_marked(const struct nc_frame *f, bool mark)
+{
+	return mark && f->depth == 1 && f->owner == current;
+}
+
+static __always_inline void nc_rx_marked_end(struct nc_frame *f, const struct nc_stamp *st)
+{
+	f->flush = false;
+	f->backlog = false;
+	nc_record(NETCOST_STAGE_RX_SKB, nc_frame_end(f, st));
+}
+
+static __always_inline bool nc_rx_flush_end(struct nc_bh *b, const struct nc_stamp *st)
+{
+	if (likely(!nc_rx_marked(&b->rx, b->rx.flush)))
+		return false;
+	nc_rx_marked_end(&b->rx, st);
+	return true;
+}
+
+void __nc_frames_pause(struct nc_bh *b, struct task_struct *prev,
+		       const struct nc_stamp *st);
+void __nc_frames_resume(struct nc_bh *b, struct task_struct *next,
+			const struct nc_stamp *st);
+
+/* nc_bh_open - whether any of the softirq frames @b is open */
+static __always_inline bool nc_bh_open(const struct nc_bh *b)
+{
+	return b && (b->softirq.depth | b->napi.depth | b->rx.depth | b->tx.depth);
+}
+
+/*
+ * nc_frames_pause/resume - stop/restart the clock of the softirq frames
+ * @b that @p owns (clock.c), at every context switch: most find none open
+ */
+static __always_inline void nc_frames_pause(struct nc_bh *b, struct task_struct *p,
+					    const struct nc_stamp *st)
+{
+	if (nc_bh_open(b))
+		__nc_frames_pause(b, p, st);
+}
+
+static __always_inline void nc_frames_resume(struct nc_bh *b, struct task_struct *p,
+					     const struct nc_stamp *st)
+{
+	if (nc_bh_open(b))
+		__nc_frames_resume(b, p, st);
+}
+
+void nc_bh_reset(struct nc_bh *b);
+
+#endif /* _NETCOST_CLOCK_H */
