@@ -44,6 +44,43 @@ trace_restore() {
 	echo "$_tk_kb" > "$1/buffer_size_kb"
 }
 
+# guest_ko NAME - the path of module NAME in the lab image (empty if the
+# image lacks it: tests/lab/setup's GUEST_MODULES)
+guest_ko() {
+	_gk=$(sed -n "s#^\\(\\([^:]*/\\)\\{0,1\\}$1\\.ko[.a-z]*\\):.*#\\1#p" "/lib/modules/$(uname -r)/modules.dep" | head -1)
+	[ -n "$_gk" ] && echo "/lib/modules/$(uname -r)/$_gk"
+}
+
+# hardirq_max_start / hardirq_max_read - the longest device interrupt
+# between the two, in ns of the trace clock: from __common_interrupt()'s
+# entry to its return (kprobe events; everything a device IRQ runs,
+# every tracepoint probe on its way included), per CPU by a hist
+# trigger's onmax().  ftrace's own figure, sharing nothing with netcost.
+# hardirq_max_read prints the largest over CPUs (empty: no interrupt)
+# and removes the events again.
+hardirq_max_start() {
+	_T=/sys/kernel/tracing
+	echo 'p:nc_hirq_in __common_interrupt' >> $_T/kprobe_events &&
+	echo 'r:nc_hirq_out __common_interrupt' >> $_T/kprobe_events &&
+	echo 'hist:keys=common_cpu:ts0=common_timestamp' > $_T/events/kprobes/nc_hirq_in/trigger &&
+	echo 'hist:keys=common_cpu:lat=common_timestamp-$ts0:onmax($lat).save(common_pid)' \
+		> $_T/events/kprobes/nc_hirq_out/trigger &&
+	echo 1 > $_T/events/kprobes/nc_hirq_in/enable &&
+	echo 1 > $_T/events/kprobes/nc_hirq_out/enable
+}
+hardirq_max_read() {
+	_T=/sys/kernel/tracing
+	echo 0 > $_T/events/kprobes/nc_hirq_in/enable
+	echo 0 > $_T/events/kprobes/nc_hirq_out/enable
+	awk '$1 == "max:" && $2 + 0 > m { m = $2 + 0 } END { if (m) print m }' \
+		$_T/events/kprobes/nc_hirq_out/hist
+	echo '!hist:keys=common_cpu:lat=common_timestamp-$ts0:onmax($lat).save(common_pid)' \
+		> $_T/events/kprobes/nc_hirq_out/trigger
+	echo '!hist:keys=common_cpu:ts0=common_timestamp' > $_T/events/kprobes/nc_hirq_in/trigger
+	echo '-:nc_hirq_out' >> $_T/kprobe_events
+	echo '-:nc_hirq_in' >> $_T/kprobe_events
+}
+
 # wait_for CMD... - poll until CMD succeeds, at most ~10 s
 wait_for() {
 	_wf=0
@@ -140,6 +177,18 @@ irq_count() {
 		$0 ~ re { for (i = 2; i <= n + 1; i++) s += $i }
 		END { print s + 0 }' /proc/interrupts
 }
+
+# pin_irqs IFACE CPU WHAT / unpin_irqs - IFACE's interrupts (and their
+# IRQ threads) on CPU, each one's affinity kept; and back.  One pinning
+# at a time; a refused pin is not ok, named by WHAT.
+pin_irqs() {
+	_pin=$(awk -v re="$(nic_irq_regex "$1")" 'NR > 1 && $0 ~ re { sub(/:$/, "", $1); print $1 }' /proc/interrupts)
+	for _i in $_pin; do
+		cat /proc/irq/$_i/smp_affinity_list > /tmp/aff.$_i
+		echo "$2" > /proc/irq/$_i/smp_affinity_list || not_ok "$3: cannot pin IRQ $_i to CPU $2"
+	done
+}
+unpin_irqs() { for _i in $_pin; do cat /tmp/aff.$_i > /proc/irq/$_i/smp_affinity_list; done; }
 
 # nics_re - the /proc/interrupts regex of eth0's and eth1's IRQ lines
 nics_re() { echo "($(nic_irq_regex eth0))|($(nic_irq_regex eth1))"; }

@@ -10,13 +10,12 @@
 . /lab/lib.sh
 
 NDUMMY=70
-mdir=/lib/modules/$(uname -r)
-dummy=$(sed -n 's#^\(\([^:]*/\)\{0,1\}dummy\.ko\):.*#\1#p' "$mdir/modules.dep" | head -1)
+dummy=$(guest_ko dummy)
 if [ -z "$dummy" ]; then
 	not_ok "the lab image has dummy.ko (tests/lab/setup GUEST_MODULES)"
 	exit 0
 fi
-insmod "$mdir/$dummy" numdummies=0 || { not_ok "insmod dummy"; exit 0; }
+insmod "$dummy" numdummies=0 || { not_ok "insmod dummy"; exit 0; }
 
 i=0
 while [ $i -lt $NDUMMY ]; do
@@ -95,12 +94,12 @@ counted "eth0 back while loaded"
 # raise nr_irqs for them; the lab's, about 400 on 2 CPUs, never does, so
 # this holds the name path only.)
 drv=$(basename "$(readlink /sys/class/net/eth0/device/driver/module 2>/dev/null)" 2>/dev/null)
-drvko=$(sed -n "s#^\(\([^:]*/\)\{0,1\}$drv\.ko\):.*#\1#p" "$mdir/modules.dep" | head -1)
+drvko=$(guest_ko "$drv")
 if [ -z "$drv" ] || [ -z "$drvko" ] || ! grep -q "^$drv " /proc/modules; then
 	skip "NIC driver loaded after netcost: eth0's driver ($drv) is built in"
 else
 	reload() {
-		rmmod "$drv" && insmod "$mdir/$drvko" &&
+		rmmod "$drv" && insmod "$drvko" &&
 			wait_for test -e /sys/class/net/eth0 -a -e /sys/class/net/eth1 &&
 			ip link set eth1 netns "$ns" &&
 			ip addr add 10.0.0.1/24 dev eth0 && ip link set eth0 up &&

@@ -8,7 +8,7 @@
 #
 # Sizes: make check runs a subset; REL_FULL=1 (make reliability) the
 # issue's figures.  REL_CYCLES, REL_FUZZ, REL_HOTPLUG, REL_DUMP_SECS,
-# REL_FLAPS and REL_SEED override each.  "# figure: KEY VALUE" lines are collected by
+# REL_FLAPS, REL_VETHS and REL_SEED override each.  "# figure: KEY VALUE" lines are collected by
 # tests/reliability/run into Documentation/reliability.md.
 . /lab/lib.sh
 
@@ -17,10 +17,10 @@ mkdir -p "$OUT"
 KO=/lib/netcost/netcost.ko
 if [ "${REL_FULL:-0}" = 1 ]; then
 	CYCLES=${REL_CYCLES:-100} FUZZ=${REL_FUZZ:-10000} HOTPLUG=${REL_HOTPLUG:-20} DUMPSECS=${REL_DUMP_SECS:-20}
-	FLAPS=${REL_FLAPS:-300}
+	FLAPS=${REL_FLAPS:-300} VETHS=${REL_VETHS:-2000}
 else
 	CYCLES=${REL_CYCLES:-12} FUZZ=${REL_FUZZ:-1500} HOTPLUG=${REL_HOTPLUG:-3} DUMPSECS=${REL_DUMP_SECS:-5}
-	FLAPS=${REL_FLAPS:-20}
+	FLAPS=${REL_FLAPS:-20} VETHS=${REL_VETHS:-50}
 fi
 # make check boots some kernels twice more (virtio-net, threadirqs): the
 # subset runs once per kernel, in its e1000 boot
@@ -575,6 +575,58 @@ else
 		diag "no ping 10.0.0.2 after the flaps"
 fi
 
+# ---- 9. veth churn: device events by the thousand -------------------------
+# VETHS veth pairs created and deleted while UDP load runs, with netcost
+# loaded, then without (issue 21, item 6).  netcost decides its NIC list
+# in the netdevice notifier, never in hard IRQ context, and leaves out
+# devices with no parent (veth): nic_devices stays as it was, and the
+# load's nic_irqs and NET_RX still match /proc (match_proc).  The longest
+# device interrupt of each phase is ftrace's (hardirq_max_start, lib.sh):
+# figures, not a timed assertion (TCG times are noisy; the figures say
+# whether netcost's hard IRQ work grows with the device count).
+echo "# section: vethchurn"
+veth=$(guest_ko veth)
+# vchurn N - create N veth pairs (busybox ip names the peer), read
+# nic_devices with all of them there (netcost loaded), delete them
+vchurn() {
+	_v=0
+	while [ $_v -lt "$1" ] && ip link add "ncv$_v" type veth; do _v=$((_v + 1)); done
+	grep -q "^netcost " /proc/modules && info_key nic_devices > /tmp/rel.vdevs
+	_w=0
+	while [ $_w -lt $_v ] && ip link del "ncv$_w"; do _w=$((_w + 1)); done
+	echo "$_v $_w" > /tmp/rel.vchurn
+}
+# vphase WHAT - vchurn under load, the longest hard IRQ as figure hardirq_max_WHAT
+vphase() {
+	if ! hardirq_max_start 2>/tmp/rel.hm.err; then
+		not_ok "veth churn $1: kprobe events at __common_interrupt"; diag "$(cat /tmp/rel.hm.err)"
+		return
+	fi
+	load_start $((VETHS / 25 + 5)) 1500
+	if [ "$1" = with_netcost ]; then
+		match_proc "veth churn with netcost: $VETHS pairs under load" vchurn "$VETHS"
+	else
+		vchurn "$VETHS"
+	fi
+	load_stop
+	_m=$(hardirq_max_read)
+	figure "hardirq_max_ns_$1" "${_m:--}"
+	is "veth churn $1: $VETHS pairs created, then deleted" "$(cat /tmp/rel.vchurn)" "$VETHS $VETHS"
+	[ -n "$_m" ] && ok "veth churn $1: longest hard IRQ ${_m} ns (ftrace, __common_interrupt)" ||
+		not_ok "veth churn $1: ftrace saw no device interrupt"
+}
+figure veth_pairs "$VETHS"
+if [ -z "$veth" ] || ! insmod "$veth"; then
+	not_ok "the lab image has veth.ko and it loads (tests/lab/setup GUEST_MODULES)"
+else
+	netcost config set groups all >/dev/null || not_ok "veth churn: config set groups all"
+	d0=$(info_key nic_devices)
+	vphase with_netcost
+	is "veth churn: nic_devices with $VETHS veth pairs there = before them ($d0)" "$(cat /tmp/rel.vdevs)" "$d0"
+	is "veth churn: nic_devices after them" "$(info_key nic_devices)" "$d0"
+fi
+
 rmmod netcost && ok "final rmmod" || not_ok "final rmmod"
+[ -n "$veth" ] && grep -q "^veth " /proc/modules && vphase without_netcost
 splats=$(dmesg_splats)
 [ -z "$splats" ] && ok "dmesg clean" || { not_ok "dmesg: kernel complained"; diag "$splats"; }

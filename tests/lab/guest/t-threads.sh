@@ -201,16 +201,8 @@ done
 # runs its backlog in NET_RX)
 [ "$(nproc)" -ge 2 ] || backlog=0
 old_rps=$(cat $RPS 2> /dev/null)
-# pin_eth0 / unpin_eth0 - eth0's interrupt (and its IRQ thread) on CPU 0,
-# so that RPS to CPU 1 goes to another CPU's backlog; and back
-e0=$(awk -v re="$(nic_irq_regex eth0)" 'NR > 1 && $0 ~ re { sub(/:$/, "", $1); print $1 }' /proc/interrupts)
-pin_eth0() {
-	for i in $e0; do
-		cat /proc/irq/$i/smp_affinity_list > /tmp/aff.$i
-		echo 0 > /proc/irq/$i/smp_affinity_list || notok "rps: cannot pin IRQ $i to CPU 0"
-	done
-}
-unpin_eth0() { for i in $e0; do cat /tmp/aff.$i > /proc/irq/$i/smp_affinity_list; done; }
+# eth0's interrupt (and its IRQ thread) pinned on CPU 0 (pin_irqs, lib.sh),
+# so that RPS to CPU 1 goes to another CPU's backlog
 [ -w $RPS ] || notok "rps: no $RPS (RPS is in every lab kernel)"
 echo "$backlog" > "$out/backlog"
 
@@ -227,13 +219,13 @@ if [ $trace = 1 ]; then
 		> "$out/cal/send.out" 2>&1 || notok "cal: the sender failed"
 	sleep 0.3
 	if [ $backlog = 1 ]; then
-		pin_eth0
+		pin_irqs eth0 0 rps
 		echo 0 > $TH; echo 2 > $RPS
 		in-ns netcost-gen send -H 10.0.0.1 -p 9200 -m 18 -r "$rate" -b 1 -n 400 -q --report-wait 0 \
 			> "$out/cal/send-rps.out" 2>&1 || notok "cal: the sender failed (RPS)"
 		sleep 0.3
 		echo "$old_rps" > $RPS
-		unpin_eth0
+		unpin_irqs
 	fi
 	trace_on 0
 	cat $T/trace > "$out/cal/trace"
@@ -292,9 +284,9 @@ window softirq 0
 window threaded 1
 if [ -w $RPS ]; then
 	if [ "$(nproc)" -ge 2 ]; then
-		pin_eth0
+		pin_irqs eth0 0 rps
 		window rps 0 2
-		unpin_eth0
+		unpin_irqs
 	else
 		window rps 0 1
 	fi

@@ -286,11 +286,7 @@ fi
 # CPU 0, not in an IPI on CPU 1, and at least half the sleeps are written
 # into CPU 0's figures: by the waker's CPU (before 0.10.0) they were
 # lost.
-e0=$(awk -v re="$(nic_irq_regex eth0)" 'NR > 1 && $0 ~ re { sub(/:$/, "", $1); print $1 }' /proc/interrupts)
-for i in $e0; do
-	cat /proc/irq/$i/smp_affinity_list > /tmp/aff.$i
-	echo 0 > /proc/irq/$i/smp_affinity_list || notok "mask: cannot pin IRQ $i to CPU 0"
-done
+pin_irqs eth0 0 mask
 F=/sys/kernel/debug/sched/features
 [ -e $F ] || mount -t debugfs none /sys/kernel/debug 2> /dev/null
 ttwu=""
@@ -334,7 +330,7 @@ fi
 kill $msink 2> /dev/null
 wait $msink 2> /dev/null
 [ "$ttwu" = off ] && echo TTWU_QUEUE > $F
-for i in $e0; do cat /tmp/aff.$i > /proc/irq/$i/smp_affinity_list; done
+unpin_irqs
 rmmod netcost || notok "rmmod netcost"
 dmesg > "$out/dmesg"
 if grep -qE 'WARNING|BUG|Oops|scheduling while atomic' "$out/dmesg"; then notok "dmesg clean"; else ok "dmesg clean"; fi
