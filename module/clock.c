@@ -3,6 +3,9 @@
 #include "netcost.h"
 #include "clock.h"
 
+/* where task frames resume (clock.h); hooks.c sets it */
+bool nc_resume_in_fts;
+
 static void nc_frame_pause(struct nc_frame *f, struct task_struct *prev,
 			   const struct nc_stamp *st)
 {

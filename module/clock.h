@@ -43,6 +43,15 @@
 #include "hist.h"
 
 /*
+ * Task frames resume where the context switch ends, in the
+ * finish_task_switch() hook; without that hook (its symbol not found,
+ * or not attached), at sched_switch.  Defined in clock.c, read by
+ * the probes; only the hook table (hooks.c) sets it, as it attaches and
+ * detaches that hook.
+ */
+extern bool nc_resume_in_fts;
+
+/*
  * A timestamp and the interrupt totals it is compared with, read as one
  * unit (nc_stamp()): time in an interrupt that lands between the reads
  * would otherwise be subtracted without being inside the interval.

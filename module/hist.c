@@ -27,7 +27,6 @@
 
 #include "netcost.h"
 #include "hist.h"
-#include "hooks.h"
 #include "napi.h"
 #include "netcost_hist.h"
 
@@ -219,6 +218,22 @@ static bool nc_hist_copy(const struct nc_hist *src, struct nc_hist *raw,
 	return !busy;
 }
 
+/* every hook's hits on a CPU since load (nc_stats_set_hits_fn()), or NULL */
+static u64 (*nc_hits_fn)(int cpu);
+
+void nc_stats_set_hits_fn(u64 (*fn)(int cpu))
+{
+	WRITE_ONCE(nc_hits_fn, fn);
+}
+
+/* nc_hits - every hook's hits on @cpu since load (0: no hook table yet) */
+static u64 nc_hits(int cpu)
+{
+	u64 (*fn)(int cpu) = READ_ONCE(nc_hits_fn);
+
+	return fn ? fn(cpu) : 0;
+}
+
 /*
  * nc_stats_copy - copy one CPU's statistics for the netlink reader.
  * Returns false when a histogram's copy may be torn (nc_hist_copy()).
@@ -242,7 +257,7 @@ bool nc_stats_copy(int cpu, struct nc_cpu_stats *dst)
 	 */
 	base = READ_ONCE(src->hits_base);
 	barrier();
-	hits = nc_hooks_hits(cpu);
+	hits = nc_hits(cpu);
 	dst->c.counters[NETCOST_CTR_PROBE_HITS] = hits > base ? hits - base : 0;
 	dst->c.self_cycles = READ_ONCE(src->self_cycles);
 	dst->c.self_samples = READ_ONCE(src->self_samples);
@@ -267,7 +282,7 @@ static void nc_stats_reset_cpu(void *unused)
 		nc_hist_reset(this_cpu_ptr(nc_hists[i]), level, base);
 	memset(this_cpu_ptr(nc_ctrs)->counters, 0, sizeof(nc_ctrs->counters));
 	nc_napi_clear(smp_processor_id());
-	this_cpu_write(nc_ctrs->hits_base, nc_hooks_hits(smp_processor_id()));
+	this_cpu_write(nc_ctrs->hits_base, nc_hits(smp_processor_id()));
 	this_cpu_dec(nc_cpu.rec_depth);
 }
 
@@ -299,7 +314,7 @@ void nc_stats_reset(void)
 			nc_hist_reset(per_cpu_ptr(nc_hists[i], cpu), 0, base);
 		memset(per_cpu_ptr(nc_ctrs, cpu)->counters, 0, sizeof(nc_ctrs->counters));
 		nc_napi_clear(cpu);
-		per_cpu_ptr(nc_ctrs, cpu)->hits_base = nc_hooks_hits(cpu);
+		per_cpu_ptr(nc_ctrs, cpu)->hits_base = nc_hits(cpu);
 	}
 	cpus_read_unlock();
 	WRITE_ONCE(nc_reset_ns, ktime_get_ns());

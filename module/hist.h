@@ -94,6 +94,13 @@ extern const u8 nc_stage_role[__NETCOST_STAGE_MAX];
 int nc_stats_init(void);
 void nc_stats_exit(void);
 void nc_stats_reset(void);
+/*
+ * nc_stats_set_hits_fn - where probe_hits comes from: @fn(cpu) is every
+ * hook's hits on that CPU since load (the hook table's nc_hooks_hits()),
+ * set by main.c once the counters exist and before netlink can copy or
+ * reset the statistics; NULL: none (probe_hits 0)
+ */
+void nc_stats_set_hits_fn(u64 (*fn)(int cpu));
 void nc_rec_update(void);
 void nc_hist_clear(struct nc_hist *h);
 bool nc_stats_copy(int cpu, struct nc_cpu_stats *dst);

@@ -21,7 +21,6 @@
 #include <linux/ftrace.h>
 #include <linux/irqnr.h>
 #include <linux/kprobes.h>
-#include <linux/kthread.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/string.h>
@@ -41,8 +40,7 @@ struct nc_hook {
 	enum netcost_hook_kind kind;
 	u32 groups;			/* attached while one of them is on */
 	void *probe;			/* tracepoint probe function */
-	kprobe_pre_handler_t kp_handler;
-	enum nc_fe_id fe_id;		/* fentry: which callback */
+	enum nc_fe_id fe_id;		/* fentry or kprobe: which callback */
 	unsigned long fe_ip;		/* fentry: its ftrace call site, while attached */
 	struct tracepoint *tp;
 	struct kprobe kp;
@@ -68,9 +66,10 @@ struct nc_hook {
 #define NC_FE(_groups, _id, ...) \
 	{ .syms = { __VA_ARGS__, NULL }, .kind = NETCOST_HOOK_FENTRY, \
 	  .groups = _groups, .fe_id = _id, .optional = true }
-#define NC_KP(_groups, _handler, ...) \
+/* the same as a kprobe, whose pre-handler (nc_kp_dispatch()) calls callback _id */
+#define NC_KP(_groups, _id, ...) \
 	{ .syms = { __VA_ARGS__, NULL }, .kind = NETCOST_HOOK_KPROBE, \
-	  .groups = _groups, .kp_handler = _handler, .optional = true }
+	  .groups = _groups, .fe_id = _id, .optional = true }
 
 static struct nc_hook nc_hooks[] = {
 	/* interrupt time is subtracted from every other stage */
@@ -147,7 +146,7 @@ static struct nc_hook nc_hooks[] = {
 	NC_TP("net_dev_xmit", NETCOST_GROUP_NET, nc_tp_xmit),
 	NC_TP("sched_switch", NC_G_ALL, nc_tp_sched_switch),
 	/* the same, as a kprobe: fts_kprobe=1 (test only) */
-	NC_KP(NC_G_ALL, nc_kp_finish_task_switch, NC_FINISH_TASK_SWITCH_NAMES),
+	NC_KP(NC_G_ALL, NC_FE_FINISH_TASK_SWITCH, NC_FINISH_TASK_SWITCH_NAMES),
 	NC_TP("sched_waking", NETCOST_GROUP_SCHED | NETCOST_GROUP_WAIT, nc_tp_sched_waking),
 	/* a task joins a runqueue (wait.c) */
 	NC_TP("sched_wakeup", NETCOST_GROUP_WAIT, nc_tp_sched_wakeup),
@@ -165,10 +164,29 @@ static bool nc_is_fe(const struct nc_hook *h, enum nc_fe_id id)
 	return h->kind == NETCOST_HOOK_FENTRY && h->fe_id == id;
 }
 
-/* nc_kp_hook - the table entry behind a kprobe */
-void *nc_kp_hook(struct kprobe *p)
+/* nc_is_kp - whether @h is the kprobe hook of callback @id */
+static bool nc_is_kp(const struct nc_hook *h, enum nc_fe_id id)
 {
-	return container_of(p, struct nc_hook, kp);
+	return h->kind == NETCOST_HOOK_KPROBE && h->fe_id == id;
+}
+
+/*
+ * nc_kp_dispatch - the pre-handler of the table's kprobes: the entry
+ * behind kprobe @p, given to its callback as the fentry hooks' is
+ * (nc_fe_dispatch()).  0: the probed function runs on as usual.
+ */
+static int nc_kp_dispatch(struct kprobe *p, struct pt_regs *regs)
+{
+	struct nc_hook *h = container_of(p, struct nc_hook, kp);
+
+	switch (h->fe_id) {
+	case NC_FE_FINISH_TASK_SWITCH:
+		nc_kp_finish_task_switch(h);
+		break;
+	default:
+		break;
+	}
+	return 0;
 }
 
 /* ---- fentry: netcost's one ftrace_ops ---- */
@@ -289,51 +307,6 @@ static void nc_hook_detach_fentry(struct nc_hook *h)
 	WRITE_ONCE(h->fe_ip, 0);
 }
 
-/*
- * napi_threaded_poll(), the thread function of every NAPI thread (threaded
- * NAPI), as nc_fe_addr() resolves it: its entry, or past its IBT endbr
- * (4 bytes).  0: not found, no task is a NAPI thread.
- */
-static unsigned long nc_napi_fn;
-/*
- * RT's backlog threads (6.10+): smpboot threads "backlog_napi/N", whose
- * loop is smpboot_thread_fn().  0: not found.
- */
-static unsigned long nc_smpboot_fn;
-
-#define NC_ENDBR_SIZE	4
-
-/* nc_fn_is - function pointer @fn is the function resolved at @at */
-static bool nc_fn_is(unsigned long fn, unsigned long at)
-{
-	return at && fn && at - fn <= NC_ENDBR_SIZE;
-}
-
-/*
- * nc_napi_thread_fn - whether kthread @p runs napi_threaded_poll(): what
- * tells a NAPI thread, its "napi/" name only filters (nc_task_kind()).
- * kthread_func() reads the kthread's own struct, which lives as long as
- * the task; any context.
- */
-bool nc_napi_thread_fn(const struct task_struct *p)
-{
-	return nc_fn_is((unsigned long)kthread_func((struct task_struct *)p),
-			READ_ONCE(nc_napi_fn));
-}
-
-/*
- * nc_backlog_thread_fn - whether kthread @p runs smpboot_thread_fn(), the
- * loop of RT's backlog threads, whose "backlog_napi/" name tells them
- * from the other smpboot threads (nc_task_kind()).  Their backlog's
- * napi->thread is the thread (backlog_napi_setup()): its polls are
- * matched as a NAPI thread's.
- */
-bool nc_backlog_thread_fn(const struct task_struct *p)
-{
-	return nc_fn_is((unsigned long)kthread_func((struct task_struct *)p),
-			READ_ONCE(nc_smpboot_fn));
-}
-
 static void nc_tp_lookup(struct tracepoint *tp, void *priv)
 {
 	int i;
@@ -354,7 +327,7 @@ static int nc_hook_attach_function(struct nc_hook *h)
 		} else {
 			memset(&h->kp, 0, sizeof(h->kp));
 			h->kp.symbol_name = h->syms[i];
-			h->kp.pre_handler = h->kp_handler;
+			h->kp.pre_handler = nc_kp_dispatch;
 			err = register_kprobe(&h->kp);
 		}
 		if (!err) {
@@ -451,8 +424,6 @@ static void nc_frames_reset(void)
 	nc_tasks_flush();
 }
 
-bool nc_resume_in_fts;
-
 /*
  * fts_kprobe (test only): hook finish_task_switch() with a kprobe, as
  * netcost did before 0.4.0, instead of its own ftrace_ops.  The handler
@@ -477,7 +448,7 @@ static bool nc_hook_needed(const struct nc_hook *h)
 {
 	if (nc_is_fe(h, NC_FE_FINISH_TASK_SWITCH))
 		return !nc_fts_kprobe;
-	if (h->kp_handler == nc_kp_finish_task_switch)
+	if (nc_is_kp(h, NC_FE_FINISH_TASK_SWITCH))
 		return nc_fts_kprobe;
 	return !(IS_ENABLED(CONFIG_PREEMPT_RT) && nc_is_fe(h, NC_FE_DO_SOFTIRQ));
 }
@@ -498,7 +469,10 @@ static bool nc_irq_thread_end_on(void)
 	return false;
 }
 
-/* nc_resume_in_fts_update - whether the finish_task_switch() hook is on */
+/*
+ * nc_resume_in_fts_update - whether the finish_task_switch() hook is on
+ * (nc_resume_in_fts, clock.h: the hook table is its only writer)
+ */
 static void nc_resume_in_fts_update(void)
 {
 	bool on = false;
@@ -506,7 +480,7 @@ static void nc_resume_in_fts_update(void)
 
 	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++) {
 		if (nc_is_fe(&nc_hooks[i], NC_FE_FINISH_TASK_SWITCH) ||
-		    nc_hooks[i].kp_handler == nc_kp_finish_task_switch)
+		    nc_is_kp(&nc_hooks[i], NC_FE_FINISH_TASK_SWITCH))
 			on |= nc_hooks[i].attached;
 	}
 	WRITE_ONCE(nc_resume_in_fts, on);
@@ -600,15 +574,18 @@ int nc_hooks_apply(u32 groups)
 /* nc_hooks_init - find the tracepoints by name and allocate hit counters */
 int nc_hooks_init(void)
 {
+	unsigned long napi_fn, smpboot_fn;
 	int i;
 
 	for_each_kernel_tracepoint(nc_tp_lookup, NULL);
-	nc_napi_fn = nc_fe_addr("napi_threaded_poll");
-	if (!nc_napi_fn)
+	/* the thread functions that tell NAPI and backlog threads (tasks.c) */
+	napi_fn = nc_fe_addr("napi_threaded_poll");
+	if (!napi_fn)
 		pr_info("netcost: napi_threaded_poll not found, no NAPI thread is followed\n");
-	nc_smpboot_fn = nc_fe_addr("smpboot_thread_fn");
-	if (!nc_smpboot_fn)
+	smpboot_fn = nc_fe_addr("smpboot_thread_fn");
+	if (!smpboot_fn)
 		pr_info("netcost: smpboot_thread_fn not found, no backlog thread is followed\n");
+	nc_tasks_set_thread_fns(napi_fn, smpboot_fn);
 	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++) {
 		if (nc_hooks[i].kind == NETCOST_HOOK_FENTRY && nc_nr_fe < ARRAY_SIZE(nc_fe_hooks))
 			nc_fe_hooks[nc_nr_fe++] = &nc_hooks[i];

@@ -14,13 +14,6 @@
 
 #include "hist.h"
 
-/*
- * Task frames resume where the context switch ends, in the
- * finish_task_switch() kprobe; without that kprobe (its symbol not
- * found), at sched_switch.
- */
-extern bool nc_resume_in_fts;
-
 int nc_hooks_init(void);
 int nc_hooks_apply(u32 groups);
 void nc_hooks_exit(void);
@@ -42,13 +35,14 @@ struct nc_hook_hits {
 
 /*
  * nc_hit - count a hit of @hook (the tracepoint probe's data, or the entry
- * nc_fe_dispatch() or nc_kp_hook() gives): one per-CPU counter per hook,
- * since load (the probe_hits counter of STATS is their sum less what they
- * held at the last reset, nc_stats_copy()).  Most probes count every call
- * first, also the ones they then filter out; sys_enter and sys_exit count
- * only the watched system calls (nc_sys_stage()), kthread_should_stop()
- * only a NAPI thread's calls and those that end an IRQ thread's run: their
- * filter runs for every system call or kthread loop, so it comes first.
+ * nc_fe_dispatch() or the kprobe pre-handler, nc_kp_dispatch(), gives):
+ * one per-CPU counter per hook, since load (the probe_hits counter of
+ * STATS is their sum less what they held at the last reset,
+ * nc_stats_copy()).  Most probes count every call first, also the ones
+ * they then filter out; sys_enter and sys_exit count only the watched
+ * system calls (nc_sys_stage()), kthread_should_stop() only a NAPI
+ * thread's calls and those that end an IRQ thread's run: their filter
+ * runs for every system call or kthread loop, so it comes first.
  * For one hit in NC_SELF_SAMPLE, returns the cycle count at which the
  * sampled body starts (the self-cost INFO reports); else 0, and the fast
  * path has taken no timestamp.  nc_probe_end() closes it.
@@ -69,12 +63,14 @@ static __always_inline void nc_probe_end(u64 t0)
 		nc_self_add(t0);
 }
 
-struct kprobe;
 struct ftrace_ops;
 struct ftrace_regs;
-void *nc_kp_hook(struct kprobe *p);
 
-/* the fentry hooks' callbacks, which nc_fe_dispatch() calls */
+/*
+ * the function hooks' callbacks, which nc_fe_dispatch() calls (fentry),
+ * or the hook table's kprobe pre-handler (the same hook as a kprobe:
+ * fts_kprobe=1, test only)
+ */
 enum nc_fe_id {
 	NC_FE_FINISH_TASK_SWITCH,
 	NC_FE_DO_SOFTIRQ,
@@ -86,14 +82,5 @@ enum nc_fe_id {
 
 void nc_fe_dispatch(unsigned long ip, unsigned long parent_ip,
 		    struct ftrace_ops *op, struct ftrace_regs *fregs);
-
-/*
- * what tells a NAPI thread, and RT's backlog threads, from other kthreads
- * of their name (nc_task_kind(), tasks.h): their thread function, which
- * hooks.c resolves at load
- */
-struct task_struct;
-bool nc_napi_thread_fn(const struct task_struct *p);
-bool nc_backlog_thread_fn(const struct task_struct *p);
 
 #endif /* _NETCOST_HOOKS_H */

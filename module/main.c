@@ -105,6 +105,8 @@ static int __init netcost_init(void)
 	err = nc_hooks_init();
 	if (err)
 		goto err_irq;
+	/* probe_hits: the hooks' counters exist now, netlink is not up yet */
+	nc_stats_set_hits_fn(nc_hooks_hits);
 	nc_rec_update();
 	err = nc_hooks_apply(nc_cfg.groups);
 	if (err)
@@ -122,6 +124,7 @@ static int __init netcost_init(void)
 	return 0;
 
 err_hooks:
+	nc_stats_set_hits_fn(NULL);
 	nc_hooks_exit();
 err_irq:
 	nc_irq_exit();
@@ -137,6 +140,7 @@ err_stats:
 static void __exit netcost_exit(void)
 {
 	nc_netlink_exit();
+	nc_stats_set_hits_fn(NULL);
 	nc_hooks_exit();
 	nc_irq_exit();
 	free_cpumask_var(nc_cfg.cpus);

@@ -10,14 +10,14 @@
  * checked (the kernel builds with -Werror=incompatible-pointer-types) but
  * never made, and needs no exported symbol.  A kernel whose tracepoint
  * changed its arguments fails to build here, with the probe's name in
- * the error, instead of crashing at run time.  The function hooks'
- * callbacks are held against ftrace_func_t and kprobe_pre_handler_t the
- * same way.  Nothing in this file is ever called.
+ * the error, instead of crashing at run time.  The fentry hooks'
+ * dispatcher is held against ftrace_func_t the same way (the kprobe
+ * pre-handler, hooks.c's nc_kp_dispatch(), is checked where it is
+ * assigned to the kprobe).  Nothing in this file is ever called.
  */
 #include <linux/build_bug.h>
 #include <linux/ftrace.h>
 #include <linux/interrupt.h>
-#include <linux/kprobes.h>
 #include <linux/netdevice.h>
 #include <trace/events/irq.h>
 #include <trace/events/napi.h>
@@ -69,7 +69,6 @@ static void __maybe_unused nc_probe_types(void)
 	NC_CHECK(sys_enter, nc_tp_sys_enter);
 	NC_CHECK(sys_exit, nc_tp_sys_exit);
 	NC_CHECK_FN(ftrace_func_t, nc_fe_dispatch);
-	NC_CHECK_FN(kprobe_pre_handler_t, nc_kp_finish_task_switch);
 #ifdef NC_PROBE_TYPES_SELFTEST
 	/* must not compile: "make lint" proves that the check bites */
 	NC_CHECK(irq_handler_exit, nc_tp_irq_handler_entry);

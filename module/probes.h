@@ -11,7 +11,6 @@
 
 struct ftrace_regs;
 struct irqaction;
-struct kprobe;
 struct napi_struct;
 struct nc_stamp;
 struct net_device;
@@ -63,6 +62,10 @@ void nc_fe_irq_thread(void *hook, struct ftrace_regs *fregs);
 void nc_fe_kthread_should_stop(void *hook, struct ftrace_regs *fregs);
 void nc_fe_busy_loop(void *hook, struct ftrace_regs *fregs);
 void nc_fe_process_backlog(void *hook, struct ftrace_regs *fregs);
-int nc_kp_finish_task_switch(struct kprobe *p, struct pt_regs *regs);
+/*
+ * kprobe callbacks, which the hook table's pre-handler calls with the
+ * hook's table entry (the fentry hook of the same function, as a kprobe)
+ */
+void nc_kp_finish_task_switch(void *hook);
 
 #endif /* _NETCOST_PROBES_H */

@@ -122,10 +122,10 @@ void nc_fe_finish_task_switch(void *hook, struct ftrace_regs *fregs)
 	nc_finish_task_switch(hook);
 }
 
-int nc_kp_finish_task_switch(struct kprobe *p, struct pt_regs *regs)
+/* the same hook as a kprobe (fts_kprobe=1, test only): hooks.c's pre-handler */
+void nc_kp_finish_task_switch(void *hook)
 {
-	nc_finish_task_switch(nc_kp_hook(p));
-	return 0;
+	nc_finish_task_switch(hook);
 }
 
 void nc_tp_sched_waking(void *data, struct task_struct *p)

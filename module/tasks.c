@@ -25,6 +25,7 @@
  * without the bitmap.
  */
 #include <linux/hash.h>
+#include <linux/kthread.h>
 #include <linux/log2.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
@@ -55,6 +56,63 @@ struct nc_task *nc_tasks;
 atomic_t *nc_task_hop;			/* per home: BIT(i) = slot home+i is its */
 
 DEFINE_PER_CPU(struct nc_cpu, nc_cpu);
+
+/*
+ * napi_threaded_poll(), the thread function of every NAPI thread (threaded
+ * NAPI), as the hook table resolves it at load (nc_tasks_set_thread_fns()):
+ * its entry, or past its IBT endbr (4 bytes).  0: not found, no task is a
+ * NAPI thread.
+ */
+static unsigned long nc_napi_fn;
+/*
+ * RT's backlog threads (6.10+): smpboot threads "backlog_napi/N", whose
+ * loop is smpboot_thread_fn().  0: not found.
+ */
+static unsigned long nc_smpboot_fn;
+
+#define NC_ENDBR_SIZE	4
+
+/*
+ * nc_tasks_set_thread_fns - the addresses of napi_threaded_poll() and
+ * smpboot_thread_fn() (0: not found), which hooks.c resolves at load
+ * (nc_hooks_init()), before any hook is attached
+ */
+void nc_tasks_set_thread_fns(unsigned long napi_fn, unsigned long smpboot_fn)
+{
+	WRITE_ONCE(nc_napi_fn, napi_fn);
+	WRITE_ONCE(nc_smpboot_fn, smpboot_fn);
+}
+
+/* nc_fn_is - function pointer @fn is the function resolved at @at */
+static bool nc_fn_is(unsigned long fn, unsigned long at)
+{
+	return at && fn && at - fn <= NC_ENDBR_SIZE;
+}
+
+/*
+ * nc_napi_thread_fn - whether kthread @p runs napi_threaded_poll(): what
+ * tells a NAPI thread, its "napi/" name only filters (nc_task_kind()).
+ * kthread_func() reads the kthread's own struct, which lives as long as
+ * the task; any context.
+ */
+bool nc_napi_thread_fn(const struct task_struct *p)
+{
+	return nc_fn_is((unsigned long)kthread_func((struct task_struct *)p),
+			READ_ONCE(nc_napi_fn));
+}
+
+/*
+ * nc_backlog_thread_fn - whether kthread @p runs smpboot_thread_fn(), the
+ * loop of RT's backlog threads, whose "backlog_napi/" name tells them
+ * from the other smpboot threads (nc_task_kind()).  Their backlog's
+ * napi->thread is the thread (backlog_napi_setup()): its polls are
+ * matched as a NAPI thread's.
+ */
+bool nc_backlog_thread_fn(const struct task_struct *p)
+{
+	return nc_fn_is((unsigned long)kthread_func((struct task_struct *)p),
+			READ_ONCE(nc_smpboot_fn));
+}
 
 /* nc_task_claimed_elsewhere - a slot of @p's window but @mine holds @p */
 static bool nc_task_claimed_elsewhere(struct task_struct *p, unsigned int home,

@@ -18,7 +18,6 @@
 
 #include "netcost.h"
 #include "clock.h"
-#include "hooks.h"
 
 enum nc_task_kind {
 	NC_TASK_OTHER,
@@ -108,6 +107,15 @@ struct nc_task {
 };
 
 extern unsigned int nc_task_slots;
+
+/*
+ * what tells a NAPI thread, and RT's backlog threads, from other kthreads
+ * of their name (nc_task_kind()): their thread function, which the hook
+ * table resolves at load and hands over (nc_tasks_set_thread_fns())
+ */
+void nc_tasks_set_thread_fns(unsigned long napi_fn, unsigned long smpboot_fn);
+bool nc_napi_thread_fn(const struct task_struct *p);
+bool nc_backlog_thread_fn(const struct task_struct *p);
 
 /*
  * nc_task_kind - IRQ threads and ksoftirqd are told apart by their name:

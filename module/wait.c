@@ -46,7 +46,6 @@
 #include "netcost.h"
 #include "clock.h"
 #include "hist.h"
-#include "hooks.h"
 #include "tasks.h"
 #include "wait.h"
 
