@@ -58,13 +58,15 @@ guest_ko() {
 # trigger's onmax().  ftrace's own figure, sharing nothing with netcost.
 # hardirq_max_read prints the largest over CPUs (empty: no interrupt)
 # and removes the events again.
+# (the triggers once, to add and to remove them by the same text)
+_HM_IN='hist:keys=common_cpu:ts0=common_timestamp'
+_HM_OUT='hist:keys=common_cpu:lat=common_timestamp-$ts0:onmax($lat).save(common_pid)'
 hardirq_max_start() {
 	_T=/sys/kernel/tracing
 	echo 'p:nc_hirq_in __common_interrupt' >> $_T/kprobe_events &&
 	echo 'r:nc_hirq_out __common_interrupt' >> $_T/kprobe_events &&
-	echo 'hist:keys=common_cpu:ts0=common_timestamp' > $_T/events/kprobes/nc_hirq_in/trigger &&
-	echo 'hist:keys=common_cpu:lat=common_timestamp-$ts0:onmax($lat).save(common_pid)' \
-		> $_T/events/kprobes/nc_hirq_out/trigger &&
+	echo "$_HM_IN" > $_T/events/kprobes/nc_hirq_in/trigger &&
+	echo "$_HM_OUT" > $_T/events/kprobes/nc_hirq_out/trigger &&
 	echo 1 > $_T/events/kprobes/nc_hirq_in/enable &&
 	echo 1 > $_T/events/kprobes/nc_hirq_out/enable
 }
@@ -74,9 +76,8 @@ hardirq_max_read() {
 	echo 0 > $_T/events/kprobes/nc_hirq_out/enable
 	awk '$1 == "max:" && $2 + 0 > m { m = $2 + 0 } END { if (m) print m }' \
 		$_T/events/kprobes/nc_hirq_out/hist
-	echo '!hist:keys=common_cpu:lat=common_timestamp-$ts0:onmax($lat).save(common_pid)' \
-		> $_T/events/kprobes/nc_hirq_out/trigger
-	echo '!hist:keys=common_cpu:ts0=common_timestamp' > $_T/events/kprobes/nc_hirq_in/trigger
+	echo "!$_HM_OUT" > $_T/events/kprobes/nc_hirq_out/trigger
+	echo "!$_HM_IN" > $_T/events/kprobes/nc_hirq_in/trigger
 	echo '-:nc_hirq_out' >> $_T/kprobe_events
 	echo '-:nc_hirq_in' >> $_T/kprobe_events
 }
