@@ -16,7 +16,12 @@
  * four were even and unchanged (the retry loop of nc_hist_copy()).  A
  * bucket is a u32 that counts on in wraps[] when it goes round; the copy
  * makes whole u64s of the two.
- * No netlink here.
+ *
+ * The bottom of the module, with clock and tasks: it calls nothing above
+ * it.  probe_hits comes from the hook table through nc_stats_set_hits_fn()
+ * (main.c registers it); the NAPI tables (napi.c) are copied by netlink.c
+ * beside nc_stats_copy(), and cleared by the @clear_cpu netlink.c hands
+ * nc_stats_reset().  No netlink here.
  */
 #include <linux/cpu.h>
 #include <linux/ktime.h>
@@ -27,7 +32,6 @@
 
 #include "netcost.h"
 #include "hist.h"
-#include "napi.h"
 #include "netcost_hist.h"
 
 struct nc_hist __percpu *nc_hists[__NETCOST_STAGE_MAX];
@@ -261,7 +265,6 @@ bool nc_stats_copy(int cpu, struct nc_cpu_stats *dst)
 	dst->c.counters[NETCOST_CTR_PROBE_HITS] = hits > base ? hits - base : 0;
 	dst->c.self_cycles = READ_ONCE(src->self_cycles);
 	dst->c.self_samples = READ_ONCE(src->self_samples);
-	ok &= nc_napi_copy(cpu, &dst->napi);
 	return ok;
 }
 
@@ -270,9 +273,11 @@ bool nc_stats_copy(int cpu, struct nc_cpu_stats *dst)
  * no probe of this CPU runs halfway through an update meanwhile, except
  * a task-context probe the IPI interrupted: that one can leave one event
  * in sum/min/max without its bucket, never a bucket without its count.
+ * @clear: nc_stats_reset()'s @clear_cpu, by reference.
  */
-static void nc_stats_reset_cpu(void *unused)
+static void nc_stats_reset_cpu(void *clear)
 {
+	void (*clear_cpu)(int cpu) = *(void (**)(int cpu))clear;
 	u32 base = 0U - nc_bucket_bias_get();	/* 0 when off */
 	/* the IPI is a writer nested in whatever update it interrupted */
 	u32 level = min_t(u32, this_cpu_inc_return(nc_cpu.rec_depth) - 1, NC_LEVELS - 1);
@@ -281,17 +286,18 @@ static void nc_stats_reset_cpu(void *unused)
 	for (i = 0; i < __NETCOST_STAGE_MAX; i++)
 		nc_hist_reset(this_cpu_ptr(nc_hists[i]), level, base);
 	memset(this_cpu_ptr(nc_ctrs)->counters, 0, sizeof(nc_ctrs->counters));
-	nc_napi_clear(smp_processor_id());
+	clear_cpu(smp_processor_id());
 	this_cpu_write(nc_ctrs->hits_base, nc_hits(smp_processor_id()));
 	this_cpu_dec(nc_cpu.rec_depth);
 }
 
 /*
- * nc_stats_reset - clear every CPU's statistics (process context).  The
- * generation is odd from before the first CPU is touched until after the
- * last: a dump that sees it odd, or changed, is flagged interrupted.
+ * nc_stats_reset - clear every CPU's statistics, and with each CPU's the
+ * caller's, @clear_cpu(cpu) (process context).  The generation is odd
+ * from before the first CPU is touched until after the last: a dump that
+ * sees it odd, or changed, is flagged interrupted.
  */
-void nc_stats_reset(void)
+void nc_stats_reset(void (*clear_cpu)(int cpu))
 {
 	u32 base = 0U - nc_bucket_bias_get();
 	int cpu;
@@ -299,7 +305,7 @@ void nc_stats_reset(void)
 	atomic_inc(&nc_generation);
 	smp_mb__after_atomic();	/* odd before any statistic moves */
 	cpus_read_lock();
-	on_each_cpu(nc_stats_reset_cpu, NULL, 1);
+	on_each_cpu(nc_stats_reset_cpu, &clear_cpu, 1);
 	/*
 	 * offline CPUs run no probes: cleared from here, but as the online
 	 * ones are (sequence odd meanwhile, never zeroed), since a reader may
@@ -313,7 +319,7 @@ void nc_stats_reset(void)
 		for (i = 0; i < __NETCOST_STAGE_MAX; i++)
 			nc_hist_reset(per_cpu_ptr(nc_hists[i], cpu), 0, base);
 		memset(per_cpu_ptr(nc_ctrs, cpu)->counters, 0, sizeof(nc_ctrs->counters));
-		nc_napi_clear(cpu);
+		clear_cpu(cpu);
 		per_cpu_ptr(nc_ctrs, cpu)->hits_base = nc_hits(cpu);
 	}
 	cpus_read_unlock();
@@ -394,7 +400,7 @@ int nc_stats_init(void)
 	int i;
 
 	nc_ctrs = alloc_percpu(struct nc_counters);
-	if (!nc_ctrs || nc_napi_init())
+	if (!nc_ctrs)
 		goto err_free;
 	for (i = 0; i < __NETCOST_STAGE_MAX; i++) {
 		nc_hists[i] = alloc_percpu(struct nc_hist);
@@ -421,5 +427,4 @@ void nc_stats_exit(void)
 	}
 	free_percpu(nc_ctrs);
 	nc_ctrs = NULL;
-	nc_napi_exit();
 }

@@ -14,7 +14,6 @@
 
 #include "netcost.h"
 #include "netcost_hist.h"
-#include "napi.h"
 
 /*
  * Writers of one CPU nest (a hardirq probe interrupts a softirq probe),
@@ -76,14 +75,12 @@ extern struct nc_counters __percpu *nc_ctrs;
 struct nc_cpu_stats {
 	struct nc_hist_snap hist[__NETCOST_STAGE_MAX];
 	struct nc_counters c;
-	struct nc_napi_table napi;	/* packed: napi.seq slots in use */
 	struct nc_hist raw;		/* scratch: one histogram as it lies */
 };
 
 /* bytes of statistics per CPU: the histograms and counters (INFO) */
 #define NC_STATS_PER_CPU \
-	(__NETCOST_STAGE_MAX * sizeof(struct nc_hist) + sizeof(struct nc_counters) + \
-	 sizeof(struct nc_napi_table))
+	(__NETCOST_STAGE_MAX * sizeof(struct nc_hist) + sizeof(struct nc_counters))
 
 extern atomic_t nc_generation;
 extern u64 nc_reset_ns;
@@ -93,7 +90,13 @@ extern const u8 nc_stage_role[__NETCOST_STAGE_MAX];
 
 int nc_stats_init(void);
 void nc_stats_exit(void);
-void nc_stats_reset(void);
+/*
+ * nc_stats_reset - clear every CPU's statistics, and with each CPU's,
+ * @clear_cpu(cpu): the caller's own per-CPU figures (netlink.c: the NAPI
+ * tables), cleared at the same point (for an online CPU in the reset's
+ * IPI on it, interrupts off)
+ */
+void nc_stats_reset(void (*clear_cpu)(int cpu));
 /*
  * nc_stats_set_hits_fn - where probe_hits comes from: @fn(cpu) is every
  * hook's hits on that CPU since load (the hook table's nc_hooks_hits()),

@@ -3,7 +3,8 @@
  * main.c - netcost: where does a packet's CPU time go?
  *
  * Init and exit only, in dependency order; exit is the exact reverse:
- *   statistics -> task table -> NIC IRQ names -> hooks -> netlink family.
+ *   statistics -> NAPI tables -> task table -> NIC IRQ names -> hooks ->
+ *   netlink family.
  * On unload the family goes first (no command can reach what follows),
  * then every probe, then tracepoint_synchronize_unregister() (inside
  * nc_hooks_exit()), and only then is anything freed.
@@ -16,6 +17,7 @@
 #include "netcost.h"
 #include "hist.h"
 #include "hooks.h"
+#include "napi.h"
 #include "netlink.h"
 #include "nic.h"
 #include "tasks.h"
@@ -89,9 +91,12 @@ static int __init netcost_init(void)
 	err = nc_stats_init();
 	if (err)
 		return err;
-	err = nc_tasks_init();
+	err = nc_napi_init();
 	if (err)
 		goto err_stats;
+	err = nc_tasks_init();
+	if (err)
+		goto err_napi;
 	if (!alloc_cpumask_var(&nc_cfg.cpus, GFP_KERNEL)) {
 		err = -ENOMEM;
 		goto err_tasks;
@@ -132,6 +137,8 @@ err_cpumask:
 	free_cpumask_var(nc_cfg.cpus);
 err_tasks:
 	nc_tasks_exit();
+err_napi:
+	nc_napi_exit();
 err_stats:
 	nc_stats_exit();
 	return err;
@@ -145,6 +152,7 @@ static void __exit netcost_exit(void)
 	nc_irq_exit();
 	free_cpumask_var(nc_cfg.cpus);
 	nc_tasks_exit();
+	nc_napi_exit();
 	nc_stats_exit();
 	pr_info("netcost: unloaded\n");
 }

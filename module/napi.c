@@ -133,6 +133,7 @@ bool nc_napi_copy(int cpu, struct nc_napi_table *dst)
 /*
  * nc_napi_clear - empty @cpu's table: on its own CPU from the reset's
  * IPI (interrupts off), or for an offline CPU from the reset itself
+ * (netlink.c hands it to nc_stats_reset())
  */
 void nc_napi_clear(int cpu)
 {

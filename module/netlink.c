@@ -183,8 +183,8 @@ static int nc_info_fill(struct sk_buff *msg, const struct genl_info *info,
 	    nla_put_u32(msg, NETCOST_A_HIST_BUCKETS, NETCOST_HIST_BUCKETS) ||
 	    nla_put_u32(msg, NETCOST_A_HIST_SUB_BITS, NETCOST_HIST_SUB_BITS) ||
 	    nla_put_u32(msg, NETCOST_A_MEM_PER_CPU,
-			NC_STATS_PER_CPU + sizeof(struct nc_cpu) +
-			nc_wait_cpu_size()) ||
+			NC_STATS_PER_CPU + sizeof(struct nc_napi_table) +
+			sizeof(struct nc_cpu) + nc_wait_cpu_size()) ||
 	    nla_put_u64_64bit(msg, NETCOST_A_RESET_NS, READ_ONCE(nc_reset_ns),
 			      NETCOST_A_PAD) ||
 	    nla_put_u64_64bit(msg, NETCOST_A_NOW_NS, ktime_get_ns(), NETCOST_A_PAD) ||
@@ -251,7 +251,8 @@ static int nc_cmd_info(struct sk_buff *skb, struct genl_info *info)
 
 static int nc_cmd_reset(struct sk_buff *skb, struct genl_info *info)
 {
-	nc_stats_reset();
+	/* each CPU's NAPI table with its histograms, in the same IPI */
+	nc_stats_reset(nc_napi_clear);
 	return 0;
 }
 
@@ -384,6 +385,7 @@ noinline void nc_set_recording(bool on)
  */
 struct nc_dump {
 	struct nc_cpu_stats copy;
+	struct nc_napi_table napi;	/* the same CPU's; packed: napi.seq slots in use */
 	bool torn;			/* a copy may be torn: flag every message */
 	unsigned int rep, repeat;	/* module parameter dump_repeat */
 };
@@ -635,7 +637,8 @@ static int nc_napi_put(struct sk_buff *skb, const struct nc_napi_slot *n)
  * -EAGAIN when the message is full, -EMSGSIZE when nothing fitted.
  */
 static int nc_stats_fill(struct sk_buff *skb, struct netlink_callback *cb,
-			 const struct nc_cpu_stats *s, u32 cpu_id, bool torn)
+			 const struct nc_cpu_stats *s, const struct nc_napi_table *napi,
+			 u32 cpu_id, bool torn)
 {
 	bool progress = false;
 	void *hdr;
@@ -670,8 +673,8 @@ static int nc_stats_fill(struct sk_buff *skb, struct netlink_callback *cb,
 		progress = true;
 	}
 	/* past the counters, cb->args[3] walks the CPU's NAPI instances */
-	for (; cb->args[3] < __NETCOST_CTR_MAX + s->napi.seq; cb->args[3]++) {
-		if (nc_napi_put(skb, &s->napi.s[cb->args[3] - __NETCOST_CTR_MAX]))
+	for (; cb->args[3] < __NETCOST_CTR_MAX + napi->seq; cb->args[3]++) {
+		if (nc_napi_put(skb, &napi->s[cb->args[3] - __NETCOST_CTR_MAX]))
 			goto full;
 		progress = true;
 	}
@@ -701,6 +704,7 @@ static int nc_stats_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	for (;;) {
 		if (!cb->args[4]) {
 			long cpu = cb->args[0];
+			bool ok;
 
 			if (cpu >= nr_cpu_ids)
 				return skb->len;
@@ -711,16 +715,17 @@ static int nc_stats_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			}
 			if (cpu >= nr_cpu_ids)
 				return skb->len;
+			ok = nc_stats_copy(cpu, &d->copy);
+			ok &= nc_napi_copy(cpu, &d->napi);
 			/* a reset that began meanwhile may have cleared only some CPUs */
-			if (!nc_stats_copy(cpu, &d->copy) ||
-			    atomic_read(&nc_generation) != cb->seq)
+			if (!ok || atomic_read(&nc_generation) != cb->seq)
 				d->torn = true;
 			cb->args[1] = 0;
 			cb->args[2] = 0;
 			cb->args[3] = 0;
 			cb->args[4] = 1;
 		}
-		err = nc_stats_fill(skb, cb, &d->copy,
+		err = nc_stats_fill(skb, cb, &d->copy, &d->napi,
 				    cb->args[0] + d->rep * nr_cpu_ids, d->torn);
 		if (err == -EAGAIN)
 			return skb->len;
