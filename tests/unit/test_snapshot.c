@@ -2,8 +2,9 @@
 /*
  * test_snapshot.c - "netcost save" -> "netcost show" prints exactly what
  * "netcost dump" printed (text and JSON, with every dump option), unknown
- * stages and counters survive the trip, and the loader rejects each kind
- * of bad file with NC_EXIT_SNAPSHOT and a message naming the place.
+ * stages and counters survive the trip, the loader rejects each kind of
+ * bad file with NC_EXIT_SNAPSHOT and a message naming the place, and a
+ * u64 past 2^63 - 1 is written as 2^63 - 1, never negative.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -597,6 +598,61 @@ static void test_loader_size_limit(void **state)
 	free(m);
 }
 
+/* u64_out - the integer nc_json_u64() writes for @v */
+static json_int_t u64_out(uint64_t v)
+{
+	json_t *j = nc_json_u64(v);
+	json_int_t r = json_integer_value(j);
+
+	json_decref(j);
+	return r;
+}
+
+/*
+ * A u64 past 2^63 - 1 (a CPU's counter, a stage's sum and bucket,
+ * napi_dropped) is written as 2^63 - 1, the largest JSON integer, never
+ * as the negative number a plain cast made, which the loader refuses
+ */
+static void test_u64_past_int64(void **state)
+{
+	const uint64_t big = (1ULL << 63) + 5;
+	struct nc_model *m = calloc(1, sizeof(*m));
+	json_t *doc, *cpu0, *rx, *bucket;
+	unsigned int b = 0;
+	int c, s;
+
+	(void)state;
+	assert_int_equal(u64_out(0), 0);
+	assert_int_equal(u64_out(INT64_MAX), INT64_MAX);
+	assert_int_equal(u64_out((uint64_t)INT64_MAX + 1), INT64_MAX);
+	assert_int_equal(u64_out(UINT64_MAX), INT64_MAX);
+
+	nc_model_init(m);
+	synth_model(m, false, true);
+	c = nc_model_find_counter(m, "rx_packets");
+	s = nc_model_find_stage(m, "rx_skb");
+	assert_true(c >= 0 && s >= 0);
+	while (!m->cpus[0].stage[s]->buckets[b])
+		b++;
+	m->cpus[0].counter[c] = big;
+	m->cpus[0].stage[s]->sum = big;
+	m->cpus[0].stage[s]->buckets[b] = big;
+	m->napi_dropped = big;
+	doc = nc_snapshot_to_json(m);
+	cpu0 = json_array_get(json_object_get(doc, "cpus"), 0);
+	rx = json_object_get(json_object_get(cpu0, "stages"), "rx_skb");
+	bucket = json_array_get(json_object_get(rx, "buckets"), 0);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(cpu0, "counters"),
+							    "rx_packets")), INT64_MAX);
+	assert_int_equal(json_integer_value(json_object_get(rx, "cycles")), INT64_MAX);
+	assert_int_equal(json_integer_value(json_object_get(bucket, "lo")), netcost_hist_lo(b));
+	assert_int_equal(json_integer_value(json_object_get(bucket, "count")), INT64_MAX);
+	assert_int_equal(json_integer_value(json_object_get(doc, "napi_dropped")), INT64_MAX);
+	json_decref(doc);
+	nc_model_free(m);
+	free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -609,6 +665,7 @@ int main(void)
 		cmocka_unit_test(test_sum_key_unit),
 		cmocka_unit_test(test_field_tables),
 		cmocka_unit_test(test_recorded_schema2),
+		cmocka_unit_test(test_u64_past_int64),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -314,21 +314,15 @@ static json_t *nc_jnum(double v)
 	return v < 0 ? json_null() : json_real(v);
 }
 
-/* nc_jcount - a count for -j (a sum a file made past 2^63 - 1 stays there) */
-static json_t *nc_jcount(uint64_t v)
-{
-	return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v);
-}
-
 /* nc_diff_napi_side_json - one side of a device's NAPI row: null when it has none */
 static json_t *nc_diff_napi_side_json(const struct nc_napi_side *s)
 {
 	if (!s->instances)
 		return json_null();
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}",
-			 "instances", nc_jcount(s->instances), "polls", nc_jcount(s->sum.polls),
-			 "packets", nc_jcount(s->sum.packets),
-			 "timed_polls", nc_jcount(s->sum.timed_polls),
+			 "instances", nc_json_u64(s->instances), "polls", nc_json_u64(s->sum.polls),
+			 "packets", nc_json_u64(s->sum.packets),
+			 "timed_polls", nc_json_u64(s->sum.timed_polls),
 			 "packets_per_poll", nc_jnum(s->packets_per_poll),
 			 "cycles_per_poll", nc_jnum(s->cycles_per_poll));
 }

@@ -55,12 +55,6 @@ const char *nc_group_name(unsigned int bit)
 	return bit < ARRAY_SIZE(netcost_group_names) ? netcost_group_names[bit] : NULL;
 }
 
-/* nc_jint - a JSON integer for a u64 (values past 2^63 do not occur) */
-static json_t *nc_jint(uint64_t v)
-{
-	return json_integer((json_int_t)v);
-}
-
 /*
  * The snapshot's objects as field tables: one table per struct drives both
  * the writer (nc_fields_to_json) and the reader (nc_jfields), so that a
@@ -305,7 +299,7 @@ static void nc_fields_to_json(json_t *o, const struct nc_field *table, size_t n,
 			break;
 		case NC_F_U64:
 		case NC_F_SUM:
-			v = nc_jint(*(const uint64_t *)p);
+			v = nc_json_u64(*(const uint64_t *)p);
 			break;
 		case NC_F_GROUPS:
 			v = nc_groups_to_json(*(const uint32_t *)p);
@@ -383,10 +377,10 @@ static json_t *nc_stage_to_json(const struct nc_model *m, const struct nc_cpu *c
 		if (!h->buckets[i])
 			continue;
 		jb = json_object();
-		json_object_set_new(jb, "lo", nc_jint(netcost_hist_lo(i)));
+		json_object_set_new(jb, "lo", nc_json_u64(netcost_hist_lo(i)));
 		json_object_set_new(jb, "hi", i == NETCOST_HIST_OVERFLOW ? json_null() :
-					      nc_jint(netcost_hist_hi(i)));
-		json_object_set_new(jb, "count", nc_jint(h->buckets[i]));
+					      nc_json_u64(netcost_hist_hi(i)));
+		json_object_set_new(jb, "count", nc_json_u64(h->buckets[i]));
 		json_array_append_new(b, jb);
 	}
 	json_object_set_new(o, "buckets", b);
@@ -426,7 +420,7 @@ static json_t *nc_cpu_to_json(const struct nc_model *m, const struct nc_cpu *c, 
 			json_object_set_new(st, m->stage[i].name, nc_stage_to_json(m, c, i));
 	for (i = 0; i < m->nr_counters; i++)
 		if (c->has_counter[i])
-			json_object_set_new(ct, m->counter[i], nc_jint(c->counter[i]));
+			json_object_set_new(ct, m->counter[i], nc_json_u64(c->counter[i]));
 	for (i = 0; i < c->nr_napi; i++)
 		json_array_append_new(na, nc_napi_to_json(&c->napi[i], c));
 	json_object_set_new(o, "stages", st);
@@ -455,7 +449,7 @@ json_t *nc_model_to_json(const struct nc_model *m, bool all)
 	}
 	json_object_set_new(o, "cpus", cpus);
 	json_object_set_new(o, "total", nc_cpu_to_json(m, &m->total, all));
-	json_object_set_new(o, "napi_dropped", nc_jint(m->napi_dropped));
+	json_object_set_new(o, "napi_dropped", nc_json_u64(m->napi_dropped));
 	return o;
 }
 
@@ -497,6 +491,16 @@ int nc_json_print(FILE *f, json_t *root, unsigned int indent)
 		return NC_EXIT_ERROR;
 	}
 	return NC_EXIT_OK;
+}
+
+/*
+ * nc_json_u64 - a JSON integer for a u64: one past 2^63 - 1 (json_int_t's
+ * largest) stays there, where a plain cast wrote a negative number that
+ * the loader refuses
+ */
+json_t *nc_json_u64(uint64_t v)
+{
+	return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v);
 }
 
 /* nc_snapshot_cb - the nc_write_fn of nc_snapshot_save() */

@@ -41,6 +41,7 @@ int nc_snapshot_from_json(struct nc_model *m, json_t *root, const char *name);
 void nc_meta_collect(struct nc_meta *meta, const struct nc_info *info,
 		     const char *note);
 int nc_json_print(FILE *f, json_t *root, unsigned int indent);
+json_t *nc_json_u64(uint64_t v);
 const char *nc_group_name(unsigned int bit);
 const char *nc_sum_key(uint8_t unit);
 
