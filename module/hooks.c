@@ -40,10 +40,9 @@ struct nc_hook {
 	enum netcost_hook_kind kind;
 	u32 groups;			/* attached while one of them is on */
 	void *probe;			/* tracepoint probe function */
-	enum nc_fe_id fe_id;		/* fentry or kprobe: which callback */
+	enum nc_fe_id fe_id;		/* fentry: which callback */
 	unsigned long fe_ip;		/* fentry: its ftrace call site, while attached */
 	struct tracepoint *tp;
-	struct kprobe kp;
 	const char *sym;		/* the symbol that registered */
 	bool optional;			/* may be missing even when NC_G_ALL */
 	bool attached;
@@ -66,10 +65,6 @@ struct nc_hook {
 #define NC_FE(_groups, _id, ...) \
 	{ .syms = { __VA_ARGS__, NULL }, .kind = NETCOST_HOOK_FENTRY, \
 	  .groups = _groups, .fe_id = _id, .optional = true }
-/* the same as a kprobe, whose pre-handler (nc_kp_dispatch()) calls callback _id */
-#define NC_KP(_groups, _id, ...) \
-	{ .syms = { __VA_ARGS__, NULL }, .kind = NETCOST_HOOK_KPROBE, \
-	  .groups = _groups, .fe_id = _id, .optional = true }
 
 static struct nc_hook nc_hooks[] = {
 	/* interrupt time is subtracted from every other stage */
@@ -91,10 +86,11 @@ static struct nc_hook nc_hooks[] = {
 	 * frames pause while their task is off CPU, from sched_switch to
 	 * finish_task_switch(): needed by all (without this hook, frames
 	 * resume at sched_switch and the switch is charged to them too).
-	 * Attached before any kprobe, so that where ftrace's kprobe events
-	 * share the function (the oracle's), theirs run first: kprobes
-	 * share one ftrace_ops, registered with the first one, and ftrace
-	 * calls the newest ops first.
+	 * netcost keeps no kprobe (nc_fe_addr()'s is gone again at once),
+	 * so that where ftrace's kprobe events share the function (the
+	 * oracle's), theirs run first: kprobes share one ftrace_ops,
+	 * registered with the first one, and ftrace calls the newest ops
+	 * first.
 	 */
 	NC_FE(NC_G_ALL, NC_FE_FINISH_TASK_SWITCH, NC_FINISH_TASK_SWITCH_NAMES),
 	/*
@@ -145,8 +141,6 @@ static struct nc_hook nc_hooks[] = {
 	NC_TP("net_dev_start_xmit", NETCOST_GROUP_NET, nc_tp_start_xmit),
 	NC_TP("net_dev_xmit", NETCOST_GROUP_NET, nc_tp_xmit),
 	NC_TP("sched_switch", NC_G_ALL, nc_tp_sched_switch),
-	/* the same, as a kprobe: fts_kprobe=1 (test only) */
-	NC_KP(NC_G_ALL, NC_FE_FINISH_TASK_SWITCH, NC_FINISH_TASK_SWITCH_NAMES),
 	NC_TP("sched_waking", NETCOST_GROUP_SCHED | NETCOST_GROUP_WAIT, nc_tp_sched_waking),
 	/* a task joins a runqueue (wait.c) */
 	NC_TP("sched_wakeup", NETCOST_GROUP_WAIT, nc_tp_sched_wakeup),
@@ -162,31 +156,6 @@ static struct nc_hook nc_hooks[] = {
 static bool nc_is_fe(const struct nc_hook *h, enum nc_fe_id id)
 {
 	return h->kind == NETCOST_HOOK_FENTRY && h->fe_id == id;
-}
-
-/* nc_is_kp - whether @h is the kprobe hook of callback @id */
-static bool nc_is_kp(const struct nc_hook *h, enum nc_fe_id id)
-{
-	return h->kind == NETCOST_HOOK_KPROBE && h->fe_id == id;
-}
-
-/*
- * nc_kp_dispatch - the pre-handler of the table's kprobes: the entry
- * behind kprobe @p, given to its callback as the fentry hooks' is
- * (nc_fe_dispatch()).  0: the probed function runs on as usual.
- */
-static int nc_kp_dispatch(struct kprobe *p, struct pt_regs *regs)
-{
-	struct nc_hook *h = container_of(p, struct nc_hook, kp);
-
-	switch (h->fe_id) {
-	case NC_FE_FINISH_TASK_SWITCH:
-		nc_kp_finish_task_switch(h);
-		break;
-	default:
-		break;
-	}
-	return 0;
 }
 
 /* ---- fentry: netcost's one ftrace_ops ---- */
@@ -322,14 +291,7 @@ static int nc_hook_attach_function(struct nc_hook *h)
 	int i, err = -ENOENT;
 
 	for (i = 0; h->syms[i]; i++) {
-		if (h->kind == NETCOST_HOOK_FENTRY) {
-			err = nc_hook_attach_fentry(h, h->syms[i]);
-		} else {
-			memset(&h->kp, 0, sizeof(h->kp));
-			h->kp.symbol_name = h->syms[i];
-			h->kp.pre_handler = nc_kp_dispatch;
-			err = register_kprobe(&h->kp);
-		}
+		err = nc_hook_attach_fentry(h, h->syms[i]);
 		if (!err) {
 			h->sym = h->syms[i];
 			return 0;
@@ -340,8 +302,9 @@ static int nc_hook_attach_function(struct nc_hook *h)
 
 /*
  * fault_attach (test only): the Nth hook attach from now fails with
- * -ENOMEM, as a kprobe whose registration fails would; the lab's
- * reliability test proves with it that CONFIG rolls back.  0: off.
+ * -ENOMEM, as a tracepoint or ftrace filter that cannot allocate would;
+ * the lab's reliability test proves with it that CONFIG rolls back.
+ * 0: off.
  */
 #ifdef NC_TEST_BUILD
 static int nc_fault_attach;
@@ -393,8 +356,6 @@ static void nc_hook_detach(struct nc_hook *h)
 		return;
 	if (h->kind == NETCOST_HOOK_TRACEPOINT)
 		tracepoint_probe_unregister(h->tp, h->probe, h);
-	else if (h->kind == NETCOST_HOOK_KPROBE)
-		unregister_kprobe(&h->kp);
 	else
 		nc_hook_detach_fentry(h);
 	h->attached = false;
@@ -425,31 +386,12 @@ static void nc_frames_reset(void)
 }
 
 /*
- * fts_kprobe (test only): hook finish_task_switch() with a kprobe, as
- * netcost did before 0.4.0, instead of its own ftrace_ops.  The handler
- * is the same code; the oracle (tests/oracle) measures, in one boot,
- * where the fentry's timestamp lies beyond the kprobe's, whose place
- * next to ftrace's own kprobe events its model knows.
- */
-#ifdef NC_TEST_BUILD
-static bool nc_fts_kprobe;
-module_param_named(fts_kprobe, nc_fts_kprobe, bool, 0444);
-MODULE_PARM_DESC(fts_kprobe, "test only: hook finish_task_switch() with a kprobe, not ftrace");
-#else
-#define nc_fts_kprobe false
-#endif
-
-/*
  * nc_hook_needed - whether this kernel needs @h at all: PREEMPT_RT never
  * runs softirqs through do_softirq() (nor at irq_exit()), so that probe
- * would only cost; finish_task_switch() is hooked one way only.
+ * would only cost
  */
 static bool nc_hook_needed(const struct nc_hook *h)
 {
-	if (nc_is_fe(h, NC_FE_FINISH_TASK_SWITCH))
-		return !nc_fts_kprobe;
-	if (nc_is_kp(h, NC_FE_FINISH_TASK_SWITCH))
-		return nc_fts_kprobe;
 	return !(IS_ENABLED(CONFIG_PREEMPT_RT) && nc_is_fe(h, NC_FE_DO_SOFTIRQ));
 }
 
@@ -479,8 +421,7 @@ static void nc_resume_in_fts_update(void)
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(nc_hooks); i++) {
-		if (nc_is_fe(&nc_hooks[i], NC_FE_FINISH_TASK_SWITCH) ||
-		    nc_is_kp(&nc_hooks[i], NC_FE_FINISH_TASK_SWITCH))
+		if (nc_is_fe(&nc_hooks[i], NC_FE_FINISH_TASK_SWITCH))
 			on |= nc_hooks[i].attached;
 	}
 	WRITE_ONCE(nc_resume_in_fts, on);
@@ -633,23 +574,22 @@ size_t nc_hooks_size(void)
 static int nc_hook_put(struct sk_buff *skb, const struct nc_hook *h)
 {
 	struct nlattr *nest;
-	u64 hits = 0, missed = 0;
+	u64 hits = 0;
 	int cpu;
 
 	for_each_possible_cpu(cpu)
 		hits += *per_cpu_ptr(h->hh.hits, cpu);
-	if (h->attached && h->kind == NETCOST_HOOK_KPROBE)
-		missed = h->kp.nmissed;
 
 	nest = nla_nest_start(skb, NETCOST_A_HOOK);
 	if (!nest)
 		return -EMSGSIZE;
+	/* MISSED, the hits a k(ret)probe dropped: 0, netcost attaches none */
 	if (nla_put_string(skb, NETCOST_HOOK_A_NAME, nc_hook_name(h)) ||
 	    nla_put_u8(skb, NETCOST_HOOK_A_KIND, h->kind) ||
 	    nla_put_u32(skb, NETCOST_HOOK_A_GROUP, h->groups) ||
 	    nla_put_u8(skb, NETCOST_HOOK_A_ATTACHED, h->attached) ||
 	    nla_put_u64_64bit(skb, NETCOST_HOOK_A_HITS, hits, NETCOST_HOOK_A_PAD) ||
-	    nla_put_u64_64bit(skb, NETCOST_HOOK_A_MISSED, missed, NETCOST_HOOK_A_PAD)) {
+	    nla_put_u64_64bit(skb, NETCOST_HOOK_A_MISSED, 0, NETCOST_HOOK_A_PAD)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}

@@ -35,7 +35,7 @@ struct nc_hook_hits {
 
 /*
  * nc_hit - count a hit of @hook (the tracepoint probe's data, or the entry
- * nc_fe_dispatch() or the kprobe pre-handler, nc_kp_dispatch(), gives):
+ * nc_fe_dispatch() gives):
  * one per-CPU counter per hook, since load (the probe_hits counter of
  * STATS is their sum less what they held at the last reset,
  * nc_stats_copy()).  Most probes count every call first, also the ones
@@ -66,11 +66,7 @@ static __always_inline void nc_probe_end(u64 t0)
 struct ftrace_ops;
 struct ftrace_regs;
 
-/*
- * the function hooks' callbacks, which nc_fe_dispatch() calls (fentry),
- * or the hook table's kprobe pre-handler (the same hook as a kprobe:
- * fts_kprobe=1, test only)
- */
+/* the function hooks' callbacks, which nc_fe_dispatch() calls (fentry) */
 enum nc_fe_id {
 	NC_FE_FINISH_TASK_SWITCH,
 	NC_FE_DO_SOFTIRQ,

@@ -35,10 +35,10 @@ module_param_named(open_read, nc_open_read, bool, 0644);
 MODULE_PARM_DESC(open_read, "let users without CAP_NET_ADMIN read timings (a side channel)");
 
 /*
- * The test-only parameters (dump_repeat here, fault_attach and
- * fts_kprobe in hooks.c, test_bucket_bias in hist.c) exist only in a
- * test build (NETCOST_TEST=y: the lab's modules, "make module-K"); the
- * module users build (DKMS, "make module") has none of them.
+ * The test-only parameters (dump_repeat here, fault_attach in hooks.c,
+ * test_bucket_bias in hist.c) exist only in a test build (NETCOST_TEST=y:
+ * the lab's modules, "make module-K"); the module users build (DKMS,
+ * "make module") has none of them.
  */
 #ifdef NC_TEST_BUILD
 /* bench/overhead times a STATS dump of 64 CPUs on one */

@@ -11,9 +11,8 @@
  * never made, and needs no exported symbol.  A kernel whose tracepoint
  * changed its arguments fails to build here, with the probe's name in
  * the error, instead of crashing at run time.  The fentry hooks'
- * dispatcher is held against ftrace_func_t the same way (the kprobe
- * pre-handler, hooks.c's nc_kp_dispatch(), is checked where it is
- * assigned to the kprobe).  Nothing in this file is ever called.
+ * dispatcher is held against ftrace_func_t the same way.  Nothing in
+ * this file is ever called.
  */
 #include <linux/build_bug.h>
 #include <linux/ftrace.h>

@@ -62,10 +62,5 @@ void nc_fe_irq_thread(void *hook, struct ftrace_regs *fregs);
 void nc_fe_kthread_should_stop(void *hook, struct ftrace_regs *fregs);
 void nc_fe_busy_loop(void *hook, struct ftrace_regs *fregs);
 void nc_fe_process_backlog(void *hook, struct ftrace_regs *fregs);
-/*
- * kprobe callbacks, which the hook table's pre-handler calls with the
- * hook's table entry (the fentry hook of the same function, as a kprobe)
- */
-void nc_kp_finish_task_switch(void *hook);
 
 #endif /* _NETCOST_PROBES_H */

@@ -93,7 +93,7 @@ void nc_tp_sched_switch(void *data, bool preempt, struct task_struct *prev,
  * nc_finish_task_switch - the first code of the incoming task after the
  * switch (finish_task_switch()'s entry, interrupts off; also after
  * schedule_tail() for a task that runs for the first time), from hook
- * @hook: its ftrace_ops, or with fts_kprobe=1 (test only) its kprobe
+ * @hook: its ftrace_ops
  */
 static __always_inline void nc_finish_task_switch(void *hook)
 {
@@ -118,12 +118,6 @@ static __always_inline void nc_finish_task_switch(void *hook)
 }
 
 void nc_fe_finish_task_switch(void *hook, struct ftrace_regs *fregs)
-{
-	nc_finish_task_switch(hook);
-}
-
-/* the same hook as a kprobe (fts_kprobe=1, test only): hooks.c's pre-handler */
-void nc_kp_finish_task_switch(void *hook)
 {
 	nc_finish_task_switch(hook);
 }

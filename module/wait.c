@@ -176,7 +176,7 @@ static __always_inline void nc_wait_ran(struct nc_wait_cpu *w,
 
 /*
  * nc_wait_flush - record the runqueue wait that ended at this CPU's last
- * sched_switch, if any: from the finish_task_switch() kprobe (or at
+ * sched_switch, if any: from the finish_task_switch() hook (or at
  * sched_switch without it)
  */
 void nc_wait_flush(void)

@@ -319,8 +319,8 @@ static void test_overhead(void **state)
 
 	/*
 	 * two hooks of one name, told apart by their kind (the fentry on
-	 * finish_task_switch() and its test-only kprobe twin): each is
-	 * matched with its own earlier count
+	 * finish_task_switch() and the kprobe twin that INFO listed before
+	 * 0.10.0): each is matched with its own earlier count
 	 */
 	info_at(a, 1000000000, 1000, 500, 90);
 	info_at(b, 3000000000, 21000, 5500, 100);
