@@ -26,7 +26,7 @@ VERSION := $(shell sed -n 's/^\#define NETCOST_VERSION\t*"\(.*\)"/\1/p' include/
 BUILD := $(CURDIR)/build
 KERNEL_SRC := Kbuild $(wildcard module/*.c module/*.h include/*.h include/uapi/*.h)
 
-.PHONY: all setup tools modules module check check-threads unit unit-san fuzz lab oracle demo lint lint-small-smp lint-test-params lint-version sparse clean \
+.PHONY: all setup tools modules module check check-threads unit unit-san fuzz lab oracle oracle-loads demo lint lint-small-smp lint-test-params lint-version sparse clean \
 	dkms-install deb install bench bench-gen bench-overhead bench-dump bench-profile qprof help reliability
 
 all: tools modules
@@ -74,6 +74,16 @@ module-%:
 	$(if $(call kroot,$*),tests/lab/buildroot exec $(call kroot,$*) --bind $(BUILD) --) \
 	$(MAKE) --no-print-directory module KDIR="$$kd" MODULE_OUT=$(BUILD)/module/$* NETCOST_TEST=y
 
+# the oracle's stub ftrace_ops (tests/oracle/stub): one module per lab
+# kernel, build/oracle-stub/<kernel>/ncstub.ko (tests/oracle/run makes it)
+oracle-stub-%:
+	@kd="$(call kdir,$*)"; \
+	if [ -z "$$kd" ]; then echo "netcost: lab kernel '$*' is not set up: run 'make setup'" >&2; exit 1; fi; \
+	mkdir -p $(BUILD)/oracle-stub/$* && \
+	ln -sf $(CURDIR)/tests/oracle/stub/ncstub.c $(CURDIR)/tests/oracle/stub/Kbuild $(BUILD)/oracle-stub/$*/ && \
+	$(if $(call kroot,$*),tests/lab/buildroot exec $(call kroot,$*) --bind $(BUILD) --) \
+	$(MAKE) --no-print-directory -C "$$kd" M=$(BUILD)/oracle-stub/$* W=1 $(if $(C),C=$(C)) modules
+
 # make module KDIR=<headers tree> [MODULE_OUT=dir]
 MODULE_OUT ?= $(BUILD)/module/$(notdir $(patsubst %/build,%,$(patsubst %/,%,$(KDIR))))
 module:
@@ -92,9 +102,9 @@ LINT_SMALL_SMP ?= 6.1-rt
 lint: tools
 	@tests/lint-docs
 	@for k in $(LAB_KERNELS); do \
-		$(MAKE) --no-print-directory module-$$k C=2 2>&1 | tee $(BUILD)/lint-$$k.log; \
+		{ $(MAKE) --no-print-directory module-$$k C=2; $(MAKE) --no-print-directory oracle-stub-$$k C=2; } 2>&1 | tee $(BUILD)/lint-$$k.log; \
 		if grep -E 'warning:|error:|not available or not up to date' $(BUILD)/lint-$$k.log; then echo "lint: $$k not clean" >&2; exit 1; fi; \
-	done; echo "lint: W=1 and sparse clean on $(LAB_KERNELS)"
+	done; echo "lint: W=1 and sparse clean on $(LAB_KERNELS) (the module, the oracle's stub)"
 	@k=$(firstword $(LAB_KERNELS)); \
 	if $(MAKE) --no-print-directory module KDIR="$(call kdir,$(firstword $(LAB_KERNELS)))" \
 		MODULE_OUT=$(BUILD)/module-selftest/$$k NETCOST_PROBE_SELFTEST=y \
@@ -171,6 +181,14 @@ lab: setup
 oracle: setup
 	@$(MAKE) --no-print-directory all
 	@tests/oracle/run $(LAB_KERNELS)
+
+# the oracle on the other loads (not in make check: four more boots):
+# 1472-byte UDP at the sender's full rate and one TCP stream, on 6.1
+# and 7.3-rt, into build/oracle-loads/
+ORACLE_LOADS ?= 6.1-udp1472 6.1-tcp 7.3-rt-udp1472 7.3-rt-tcp
+oracle-loads: setup
+	@$(MAKE) --no-print-directory all
+	@ORACLE_OUT=$(BUILD)/oracle-loads ORACLE_CONFIGS="$(ORACLE_LOADS)" tests/oracle/run 6.1 7.3-rt
 
 # packet-only kernel threads (NIC IRQ threads, NAPI threads): their time
 # on the CPU (a trace of their switches) against the stages of their

@@ -13,17 +13,26 @@
  *                                 SRC to DST, a page a read, until it is
  *                                 empty (a plain cat would wait for more);
  *                                 prints "raw <pages>"
+ *   calib tcp-sink PORT READY     (the oracle's TCP load) accepts one
+ *                                 connection, writes READY once it
+ *                                 listens, reads with recv() to EOF;
+ *                                 prints "tcp-sink <bytes>"
+ *   calib tcp-send HOST PORT BYTES  sends BYTES with send(), 16 KiB a
+ *                                 call, then closes; prints "tcp-send <bytes>"
  *
  * getppid: a system call no tool measures (the probes on raw_syscalls run,
  * and return early).  sendto(-1, ...): fails with EBADF at once, but is a
  * system call netcost measures (syscall_tx), so its probes take their
  * full path.  Built static: the lab image needs nothing for it.
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -121,6 +130,73 @@ static int raw_main(const char *src, const char *dst)
 	return 0;
 }
 
+static int tcp_sink(int port, const char *ready)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
+	static char buf[65536];
+	long long total = 0;
+	int one = 1, l, c;
+	ssize_t r;
+	FILE *f;
+
+	l = socket(AF_INET, SOCK_STREAM, 0);
+	if (l < 0 || setsockopt(l, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(l, (struct sockaddr *)&a, sizeof(a)) || listen(l, 1)) {
+		perror("tcp-sink");
+		return 1;
+	}
+	f = fopen(ready, "w");
+	if (!f || fprintf(f, "%d\n", port) < 0 || fclose(f)) {
+		perror(ready);
+		return 1;
+	}
+	c = accept(l, NULL, NULL);
+	if (c < 0) {
+		perror("accept");
+		return 1;
+	}
+	while ((r = recv(c, buf, sizeof(buf), 0)) > 0)
+		total += r;
+	if (r < 0) {
+		perror("recv");
+		return 1;
+	}
+	close(c);
+	close(l);
+	printf("tcp-sink %lld\n", total);
+	return 0;
+}
+
+static int tcp_send(const char *host, int port, long long bytes)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
+	static char buf[16384];
+	long long left = bytes;
+	int s;
+
+	if (inet_pton(AF_INET, host, &a.sin_addr) != 1) {
+		fprintf(stderr, "tcp-send: not an IPv4 address: %s\n", host);
+		return 2;
+	}
+	s = socket(AF_INET, SOCK_STREAM, 0);
+	if (s < 0 || connect(s, (struct sockaddr *)&a, sizeof(a))) {
+		perror("tcp-send");
+		return 1;
+	}
+	while (left > 0) {
+		ssize_t w = send(s, buf, left < (long long)sizeof(buf) ? (size_t)left : sizeof(buf), 0);
+
+		if (w < 0) {
+			perror("send");
+			return 1;
+		}
+		left -= w;
+	}
+	close(s);
+	printf("tcp-send %lld\n", bytes);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int send = argc > 1 && !strcmp(argv[1], "sendto");
@@ -131,9 +207,13 @@ int main(int argc, char **argv)
 
 	if (argc == 4 && !strcmp(argv[1], "raw"))
 		return raw_main(argv[2], argv[3]);
+	if (argc == 4 && !strcmp(argv[1], "tcp-sink"))
+		return tcp_sink(atoi(argv[2]), argv[3]);
+	if (argc == 5 && !strcmp(argv[1], "tcp-send"))
+		return tcp_send(argv[2], atoi(argv[3]), atoll(argv[4]));
 	if (argc < 2 || (!send && strcmp(argv[1], "getppid") && strcmp(argv[1], "pipe")) ||
 	    n < 1) {
-		fprintf(stderr, "usage: calib getppid|sendto|pipe [N] | raw SRC DST\n");
+		fprintf(stderr, "usage: calib getppid|sendto|pipe [N] | raw SRC DST | tcp-sink PORT READY | tcp-send HOST PORT BYTES\n");
 		return 2;
 	}
 	d = calloc(n, sizeof(*d));

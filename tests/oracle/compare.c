@@ -114,29 +114,6 @@ static int calib_has(const char *file, const char *key)
 	return found;
 }
 
-/* fts_mean - ctx_switch's mean over all CPUs of a calibration snapshot, or -1 */
-static double fts_mean(const char *file)
-{
-	json_t *nc = json_load_file(file, 0, NULL), *c;
-	double sum = 0, n = 0;
-	size_t i;
-
-	if (!nc)
-		return -1;
-	json_array_foreach(json_object_get(nc, "cpus"), i, c) {
-		/* every switch: the packet path's and the others' (0.10.0) */
-		json_t *s = json_object_get(json_object_get(c, "stages"), "ctx_switch");
-		json_t *o = json_object_get(json_object_get(c, "stages"), "ctx_switch_other");
-
-		n += json_integer_value(json_object_get(s, "count"));
-		sum += json_integer_value(json_object_get(s, "cycles"));
-		n += json_integer_value(json_object_get(o, "count"));
-		sum += json_integer_value(json_object_get(o, "cycles"));
-	}
-	json_decref(nc);
-	return n >= 1000 ? sum / n : -1;
-}
-
 /* version_at_least - whether the snapshot @nc is of netcost @maj.@min or later */
 static int version_at_least(json_t *nc, int maj, int min)
 {
@@ -168,52 +145,142 @@ static int hook_fentry(json_t *nc, const char *prefix)
 	return 0;
 }
 
-/*
- * ft_mean - ctx_switch's mean in ftrace's own timestamps (sched_switch to
- * the fts event) over all CPUs of a calibration trace, or -1
- */
-static double ft_mean(const char *file, const struct model *m)
-{
-	static struct rstats r;
-	struct model raw = *m;
-	double sum = 0, n = 0;
-	int cpu;
+/* the stub's stamps (fts-stub.stamps, "CPU CYCLES" a line) and the fts events */
+struct stamps {
+	uint64_t *v;
+	size_t n, cap;
+};
 
-	raw.nhooks = 0;		/* ftrace's own timestamps */
-	raw.record_all = 1;
-	memset(&r, 0, sizeof(r));
-	if (access(file, R_OK) || replay_trace(file, &raw, &r))
-		return -1;
-	for (cpu = 0; cpu < r.ncpus; cpu++) {
-		n += r.h[cpu][ST_CTX_SWITCH].count + r.h[cpu][ST_CTX_SWITCH_OTHER].count;
-		sum += r.h[cpu][ST_CTX_SWITCH].sum + r.h[cpu][ST_CTX_SWITCH_OTHER].sum;
+static void stamps_push(struct stamps *s, uint64_t v)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 4096;
+		s->v = realloc(s->v, s->cap * sizeof(*s->v));
+		if (!s->v)
+			die("out of memory%s", "");
 	}
-	return n >= 1000 ? sum / n : -1;
+	s->v[s->n++] = v;
 }
 
 /*
- * The fentry's place at finish_task_switch (record.sh, "where netcost
- * stamps the switch's end"): the same switch-only load with netcost's
- * fts_kprobe=1 and without.  The difference of netcost's ctx_switch
- * means, less that of ftrace's own (its fts event moves too: ftrace's
- * list function now runs before it), is how far netcost's ftrace_ops
- * stamps beyond where a kprobe handler would.
+ * stub_gaps - the stub's stamps (fts-stub.stamps: "CPU KIND CYCLES")
+ * against the trace's events, per CPU.  @g: from each fts event to the
+ * first "f" stamp after it, when that comes before the CPU's next fts
+ * event (one switch's step from ftrace's kprobe event to the next
+ * ftrace_ops callback).  @p: to each sched_switch event from the last
+ * "s" stamp before it, when that comes after the CPU's previous one (the
+ * stub's probe ran first).  The number of @g, or -1 (no files).
+ */
+static long stub_gaps(const char *trace, const char *stamps, struct stamps *g, struct stamps *p)
+{
+	static struct stamps fe[MAX_CPUS], sw[MAX_CPUS], sf[MAX_CPUS], ss[MAX_CPUS];
+	char line[4096], *comm, *flags, *e, *args, kind;
+	unsigned long long v;
+	FILE *f;
+	int cpu, pid;
+	uint64_t ts;
+	size_t i, j;
+
+	for (cpu = 0; cpu < MAX_CPUS; cpu++)
+		fe[cpu].n = sw[cpu].n = sf[cpu].n = ss[cpu].n = 0;
+	f = fopen(trace, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (parse_line(line, &pid, &cpu, &ts, &comm, &flags, &e, &args) ||
+		    cpu < 0 || cpu >= MAX_CPUS)
+			continue;
+		if (!strcmp(e, "fts"))
+			stamps_push(&fe[cpu], ts);
+		else if (!strcmp(e, "sched_switch"))
+			stamps_push(&sw[cpu], ts);
+	}
+	fclose(f);
+	f = fopen(stamps, "r");
+	if (!f)
+		return -1;
+	while (fscanf(f, "%d %c %llu", &cpu, &kind, &v) == 3)
+		if (cpu >= 0 && cpu < MAX_CPUS)
+			stamps_push(kind == 's' ? &ss[cpu] : &sf[cpu], v);
+	fclose(f);
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		qsort(fe[cpu].v, fe[cpu].n, sizeof(uint64_t), cmp_u64);
+		qsort(sw[cpu].v, sw[cpu].n, sizeof(uint64_t), cmp_u64);
+		qsort(sf[cpu].v, sf[cpu].n, sizeof(uint64_t), cmp_u64);
+		qsort(ss[cpu].v, ss[cpu].n, sizeof(uint64_t), cmp_u64);
+		for (i = 0, j = 0; i < fe[cpu].n; i++) {
+			while (j < sf[cpu].n && sf[cpu].v[j] < fe[cpu].v[i])
+				j++;
+			if (j == sf[cpu].n)
+				break;
+			if (i + 1 < fe[cpu].n && sf[cpu].v[j] > fe[cpu].v[i + 1])
+				continue;	/* no stamp of this switch */
+			stamps_push(g, sf[cpu].v[j] - fe[cpu].v[i]);
+		}
+		for (i = 0, j = 0; i < sw[cpu].n; i++) {
+			while (j < ss[cpu].n && ss[cpu].v[j] < sw[cpu].v[i])
+				j++;
+			/* ss[j - 1]: the last stamp before this event */
+			if (!j || (i && ss[cpu].v[j - 1] < sw[cpu].v[i - 1]))
+				continue;
+			stamps_push(p, sw[cpu].v[i] - ss[cpu].v[j - 1]);
+		}
+	}
+	return (long)g->n;
+}
+
+/*
+ * The fentry's step (record.sh, "d"), measured by the oracle's stub
+ * (tests/oracle/stub), not by netcost: on a switch-only load, with
+ * ftrace's sched_switch event and fts/fts_cal kprobe events at
+ * finish_task_switch(), the stub stamps
+ *   - as the first act of an ftrace_ops callback there, behind ftrace's
+ *     kprobes (as netcost's ops sits in phase B): G, the median from the
+ *     switch's fts event;
+ *   - as the only act of a sched_switch probe that runs before ftrace's
+ *     event (as netcost's does): P, the median to ftrace's timestamp.
+ * The model takes a start stamp a tracepoint probe takes as its last act
+ * to lie at ftrace's timestamp: its offsets are of ftrace's timestamps,
+ * which hold P of ftrace's own work before them.  So the fentry callback
+ * stamps at +G + P in the model's terms: K + d, d = G + P - K (K from
+ * the same trace's twins).  netcost's own work before its stamp (finding
+ * the hook) is not in it: the stages that end or start at a fentry hook
+ * carry it (residuals.md).
  */
 static void fts_calibrate(const char *dir, json_t *nc, struct model *m)
 {
-	double kp = fts_mean(path(dir, "fts-kprobe.json"));
-	double fe = fts_mean(path(dir, "fts-fentry.json"));
-	double fkp = ft_mean(path(dir, "fts-kprobe.trace"), m);
-	double ffe = ft_mean(path(dir, "fts-fentry.trace"), m);
+	static struct rstats r;
+	struct stamps g = { 0 }, p = { 0 };
+	struct model raw = *m;
+	double k, gap, pre;
+	long n;
+	int ok;
 
 	m->d_fts = 0;
 	if (!hook_fentry(nc, "finish_task_switch") && !m->thr_fentry)
 		return;
-	if (kp < 0 || fe < 0 || fkp < 0 || ffe < 0)
-		die("netcost hooked finish_task_switch() with ftrace, and %s has no fentry calibration (fts-{kprobe,fentry}.{json,trace})", dir);
-	m->d_fts = (fe - kp) - (ffe - fkp);
-	printf("# %s: netcost's fentry at finish_task_switch stamps %.1f cycles beyond a kprobe's (ctx_switch mean on the calibration load: netcost %.1f fentry, %.1f kprobe; ftrace %.1f, %.1f)\n",
-	       label, m->d_fts, fe, kp, ffe, fkp);
+	n = stub_gaps(path(dir, "fts-stub.trace"), path(dir, "fts-stub.stamps"), &g, &p);
+	raw.nhooks = 0;		/* ftrace's own timestamps */
+	raw.record_all = 1;
+	memset(&r, 0, sizeof(r));
+	ok = n >= 1000 && p.n >= 1000 &&
+	     !replay_trace(path(dir, "fts-stub.trace"), &raw, &r) && r.k_fts.n >= 100;
+	if (!ok) {
+		failures++;
+		printf("not ok - %s: calibration: d, the fentry's step, not measured (in %s: %ld stub stamps after an fts event and %zu before a sched_switch event, need 1,000 each; %zu twin pairs, need 100)\n",
+		       label, path(dir, "fts-stub.trace"), n, p.n, r.k_fts.n);
+		free(g.v);
+		free(p.v);
+		return;
+	}
+	k = median_u64(r.k_fts.v, r.k_fts.n);
+	gap = median_u64(g.v, g.n);
+	pre = median_u64(p.v, p.n);
+	m->d_fts = gap + pre - k;
+	printf("ok - %s: calibration: d = %.0f cycles, the fentry's step, measured by the stub: G %.0f from %ld fts events to its ftrace_ops stamp, P %.0f from %zu of its sched_switch stamps to ftrace's, less K %.0f of the same trace\n",
+	       label, m->d_fts, gap, n, pre, p.n, k);
+	free(g.v);
+	free(p.v);
 }
 
 static void load_model(const char *dir, json_t *nc, struct model *m)

@@ -168,5 +168,8 @@ double median_u64(uint64_t *v, size_t n);
 double stage_median(const struct rhist *h);
 int replay_trace(const char *path, const struct model *m, struct rstats *rs);
 int read_page_starts(const char *path, uint64_t **ts, size_t *n);
+/* one line of the trace text (x86-tsc timestamps); 0, or -1: not an event */
+int parse_line(char *s, int *pid, int *cpu, uint64_t *ts, char **comm, char **flags,
+	       char **ev, char **args);
 
 #endif

@@ -3,12 +3,14 @@
 # tools' per-event costs, then run the reference load with netcost and
 # ftrace (trace_clock x86-tsc) watching it together.
 #
-#   tests/lab/run --icount --share build/oracle/share --out DIR -- sh /mnt/host/record.sh
+#   tests/lab/run --icount --share build/oracle/share --out DIR -- \
+#       STUB=/mnt/host/ncstub-KERNEL.ko sh /mnt/host/record.sh
 #
 # Writes to /mnt/out: calib.txt, nc.json (netcost's snapshot),
 # trace.txt (the raw ftrace text), trace-cpuN.raw (its ring-buffer
-# pages), interrupts.txt, trace-stats.txt,
-# events.txt (the events and kprobe events that were on), record.log.
+# pages), fts-stub.trace and fts-stub.stamps (d: the stub module
+# $STUB), interrupts.txt, trace-stats.txt, events.txt (the events and
+# kprobe events that were on), record.log.
 # The order of registration matters and is part of the method
 # (tests/oracle/README.md): netcost is loaded first, so its tracepoint
 # probes run before ftrace's; ftrace's kprobe events are created after,
@@ -119,14 +121,33 @@ ftrace_off() {
 	echo > kprobe_events
 	echo > trace
 }
+# LOAD (tests/oracle/run's config suffix): udp18 (the default: 18-byte
+# UDP at 1,500/s), udp1472 (1472-byte UDP as fast as the sender goes:
+# full frames, a sender that fills its socket), tcp (one TCP stream,
+# 16 KiB sends: GSO on the sender, GRO at the receiver, the receiver's
+# ACKs); phase A runs half of phase B's
+LOAD=${LOAD:-udp18}
+case $LOAD in udp18|udp1472|tcp) ;; *) die "LOAD=$LOAD: one of udp18, udp1472, tcp" ;; esac
 sink_start() {
 	rm -f /tmp/sink.ready
-	in-ns netcost-gen sink -q -p 9000 --ready-file /tmp/sink.ready --idle-timeout 5 \
-		> "$OUT/sink$1.out" 2>&1 &
+	if [ "$LOAD" = tcp ]; then
+		in-ns $CAL tcp-sink 9000 /tmp/sink.ready > "$OUT/sink$1.out" 2>&1 &
+	else
+		in-ns netcost-gen sink -q -p 9000 --ready-file /tmp/sink.ready --idle-timeout 5 \
+			> "$OUT/sink$1.out" 2>&1 &
+	fi
 	SINK=$!
 	n=100
 	while [ ! -s /tmp/sink.ready ] && [ $n -gt 0 ]; do sleep 0.1; n=$((n - 1)); done
 	[ -s /tmp/sink.ready ] || die "sink did not start"
+}
+# load HALVES - the sender, root ns -> peer ns, for HALVES half-units
+load() {
+	case $LOAD in
+	udp18) netcost-gen send -q -H 10.0.0.2 -p 9000 -m 18 -r 1500 -l "$1" ;;
+	udp1472) netcost-gen send -q -H 10.0.0.2 -p 9000 -m 1472 -r 0 -n $(($1 * 1500)) ;;
+	tcp) $CAL tcp-send 10.0.0.2 9000 $(($1 * 4194304)) ;;
+	esac
 }
 
 # ---- phase A: ftrace alone, 1 s of the load: the durations without
@@ -134,53 +155,48 @@ sink_start() {
 ftrace_on
 echo 1 > tracing_on
 sink_start -a
-netcost-gen send -q -H 10.0.0.2 -p 9000 -m 18 -r 1500 -l 1 > $OUT/send-a.out 2>&1 || say "send (phase A) failed"
+load 1 > $OUT/send-a.out 2>&1 || say "send (phase A) failed"
 echo 0 > tracing_on
 wait $SINK
 cat trace > $OUT/trace-a.txt || die "cat trace"
 ftrace_off
 
-# ---- where netcost stamps the switch's end (fentry), against a kprobe ----
+# ---- d: where an ftrace_ops callback stamps behind ftrace's kprobes ----
 # netcost hooks finish_task_switch() with an ftrace_ops of its own; with
-# ftrace's kprobe events on the same function, ftrace calls the kprobes'
-# ops first, then steps on to netcost's.  The model knows where a netcost
-# kprobe handler stamps there (+K, just after ftrace's handlers on the one
-# aggregated kprobe: its place before 0.4.0), not where an ftrace_ops
-# behind them does.  netcost's fts_kprobe=1 (test only) hooks the
-# function with a kprobe and runs the same code after it: on the same
-# switch-only load, with ftrace's sched_switch event and the same two
-# kprobe events on that address, netcost's ctx_switch means of the two
-# modes (fts-kprobe.json, fts-fentry.json) less ftrace's own (the two
-# traces, fts-*.trace: ftrace's list function runs for both tools, so
-# its entry moves ftrace's event too) are where the fentry stamps beyond
-# the kprobe (compare.c).  The stage's own work is the same in both, so
-# a fault in it still shows against the replay.
-fts_cal() { # TAG [module options]
-	_tag=$1
-	shift
-	insmod /lib/netcost/netcost.ko "$@" || die "insmod $*"
-	kp "p:oracle_cal/fts $FTS"
-	kp "p:oracle_cal/fts_cal $FTS"
-	echo 1 > events/oracle_cal/enable || die "enable the fts calibration events"
-	echo 1 > events/sched/sched_switch/enable || die "enable sched_switch"
-	echo > trace
-	netcost reset > /dev/null || die "netcost reset"
-	# tracing on, as in phase B: a handler that writes no event costs less
-	echo 1 > tracing_on
-	_v=$($CAL pipe 2001) || die "calib pipe"
-	echo 0 > tracing_on
-	netcost save $OUT/fts-$_tag.json || die "netcost save"
-	cat trace > $OUT/fts-$_tag.trace || die "cat trace"
-	echo 0 > events/sched/sched_switch/enable
-	echo 0 > events/oracle_cal/enable
-	echo "-:oracle_cal/fts" >> kprobe_events
-	echo "-:oracle_cal/fts_cal" >> kprobe_events
-	echo > trace
-	rmmod netcost || die "rmmod"
-	echo "fts_${_tag}_pipe ${_v#* }" >> $OUT/calib.txt
-}
-fts_cal kprobe fts_kprobe=1
-fts_cal fentry
+# ftrace's kprobe events on the same function, ftrace's list function
+# calls the kprobes' ops first, then steps on to netcost's.  The model
+# knows where a handler right after ftrace's kprobe handlers stamps (+K:
+# the twins), not how far the step to the next ops' callback is.  The
+# oracle's stub (tests/oracle/stub/ncstub.c, $STUB: no netcost code)
+# registers one ftrace_ops there as netcost does and stamps as its
+# callback's first act; on a switch-only load, with ftrace's sched_switch
+# event and the same two kprobe events on that address (created after
+# the stub: their ops runs first, as in phase B), each stamp less its
+# switch's fts event, less K, is that step (compare.c).  netcost's own
+# work before its stamp (finding the hook) is not in it: the stages that
+# end or start at a fentry hook carry it (residuals.md).
+if [ -z "${STUB:-}" ] || [ ! -r "$STUB" ]; then
+	die "no stub ftrace_ops module (STUB=${STUB:-unset})"
+fi
+insmod "$STUB" sym="$FTS" || die "insmod $STUB sym=$FTS"
+kp "p:oracle_cal/fts $FTS"
+kp "p:oracle_cal/fts_cal $FTS"
+echo 1 > events/oracle_cal/enable || die "enable the fts calibration events"
+echo 1 > events/sched/sched_switch/enable || die "enable sched_switch"
+echo > trace
+# tracing on, as in phase B: a handler that writes no event costs less
+echo 1 > tracing_on
+_v=$($CAL pipe 2001) || die "calib pipe"
+echo 0 > tracing_on
+cat /proc/ncstub > $OUT/fts-stub.stamps || die "cat /proc/ncstub"
+cat trace > $OUT/fts-stub.trace || die "cat trace"
+echo 0 > events/sched/sched_switch/enable
+echo 0 > events/oracle_cal/enable
+echo "-:oracle_cal/fts" >> kprobe_events
+echo "-:oracle_cal/fts_cal" >> kprobe_events
+echo > trace
+rmmod ncstub || die "rmmod ncstub"
+echo "fts_stub_pipe ${_v#* }" >> $OUT/calib.txt
 
 # ---- netcost, first: its probes run before ftrace's on every tracepoint ----
 insmod /lib/netcost/netcost.ko || die "insmod"
@@ -200,7 +216,7 @@ ftrace_on
 grep -v '^#' set_event > $OUT/events.txt
 cat kprobe_events >> $OUT/events.txt
 
-# ---- the load: 18-byte UDP, 1500 pps, 2 s, root ns -> peer ns ----
+# ---- the load (LOAD), root ns -> peer ns ----
 # RPS=1: the receiving NIC (eth1, in the peer ns) steers every packet to
 # the one CPU's backlog (RPS to itself: process_backlog() in NET_RX)
 if [ "${RPS:-0}" = 1 ]; then
@@ -212,7 +228,7 @@ fi
 echo 1 > tracing_on
 sink_start ""
 netcost config set recording on > /dev/null || die "recording on"
-netcost-gen send -q -H 10.0.0.2 -p 9000 -m 18 -r 1500 -l 2 > $OUT/send.out 2>&1 || say "send failed"
+load 2 > $OUT/send.out 2>&1 || say "send failed"
 # the sink leaves on the sender's FIN: its exit before the netcost command
 # that ends the window, not racing it (CI run 20, 6.1-rt: the exiting
 # sink slept on a lock that command held, one blocked_load_woken_by_other)

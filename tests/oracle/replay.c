@@ -1392,8 +1392,8 @@ double stage_median(const struct rhist *h)
  * "   comm-pid   [000] flags  12345678: event: args"; the comm may hold
  * spaces and dashes: the pid follows the last '-' before " [".
  */
-static int parse_line(char *s, int *pid, int *cpu, uint64_t *ts, char **comm, char **flags,
-		      char **ev, char **args)
+int parse_line(char *s, int *pid, int *cpu, uint64_t *ts, char **comm, char **flags,
+	       char **ev, char **args)
 {
 	char *br = strstr(s, " [");
 	char *dash, *p, *end;
