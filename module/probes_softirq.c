@@ -25,6 +25,7 @@
  *   net_rx_in_task_bh_enable	in any other task, at local_bh_enable()
  */
 #include <linux/interrupt.h>
+#include <linux/sched/task_stack.h>
 
 #include "netcost.h"
 #include "clock.h"
@@ -55,11 +56,15 @@ static enum nc_softirq_ctx nc_softirq_in_thread(void)
  * kernel runs softirqs in do_softirq() (local_bh_enable(), in a task or
  * an IRQ thread), in ksoftirqd, or else at irq_exit(); PREEMPT_RT runs
  * them at local_bh_enable() in the task, in ksoftirqd or in IRQ threads,
- * never at irq_exit().
+ * never at irq_exit().  An interrupt can also land in ksoftirqd between
+ * its runs, and its irq_exit() run softirqs there (6.1 does, with a
+ * tasklet pending): that run is at irq_exit(), on the IRQ stack, while
+ * ksoftirqd's own runs are on its task stack.
  */
 static enum nc_softirq_ctx nc_softirq_where(const struct nc_cpu *c)
 {
 	enum nc_task_kind kind = nc_task_kind(current);
+	int here;
 
 	if (IS_ENABLED(CONFIG_PREEMPT_RT) || c->bh_owner == current) {
 		switch (kind) {
@@ -71,7 +76,8 @@ static enum nc_softirq_ctx nc_softirq_where(const struct nc_cpu *c)
 			return NC_IN_TASK_BH_ENABLE;
 		}
 	}
-	return kind == NC_TASK_KSOFTIRQD ? NC_IN_KSOFTIRQD : NC_IN_IRQ_EXIT;
+	return kind == NC_TASK_KSOFTIRQD && object_is_on_stack(&here) ?
+	       NC_IN_KSOFTIRQD : NC_IN_IRQ_EXIT;
 }
 
 void nc_tp_softirq_entry(void *data, unsigned int vec)

@@ -283,6 +283,43 @@ static void fts_calibrate(const char *dir, json_t *nc, struct model *m)
 	free(p.v);
 }
 
+/*
+ * exit_missed_check - the irq_exit()s the replay inferred (replay.c,
+ * irq_exit_missed()) are at most the irq_exit_rcu_e kprobe's own missed
+ * hits (kprobe_profile, record.sh): each stands for an event the kernel
+ * says its kprobe dropped
+ */
+static void exit_missed_check(const char *dir, const struct rstats *rs)
+{
+	FILE *f = fopen(path(dir, "kprobe-profile.txt"), "r");
+	char line[512], name[256];
+	unsigned long long hits, missed = 0;
+	int found = 0, ok;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%255s %llu %llu", name, &hits, &missed) == 3 &&
+		    !strcmp(name, "irq_exit_rcu_e")) {
+			found = 1;
+			break;
+		}
+	if (f)
+		fclose(f);
+	if (!found)
+		missed = 0;
+	if (!rs->exit_inferred) {
+		printf("# %s: no irq_exit() without its irq_exit_rcu_e event (its kprobe missed %llu hits%s)\n",
+		       label, missed, found ? "" : ": no kprobe-profile.txt");
+		return;
+	}
+	ok = rs->exit_inferred <= missed;
+	if (!ok)
+		failures++;
+	printf("%s - %s: %llu irq_exit()s without their irq_exit_rcu_e event (%llu softirq runs in them, at irq_exit()), the kprobe's own missed hits %llu%s\n",
+	       ok ? "ok" : "not ok", label, (unsigned long long)rs->exit_inferred,
+	       (unsigned long long)rs->exit_inferred_runs, missed,
+	       found ? "" : " (no kprobe-profile.txt)");
+}
+
 static void load_model(const char *dir, json_t *nc, struct model *m)
 {
 	const char *cal = path(dir, "calib.txt");
@@ -292,6 +329,12 @@ static void load_model(const char *dir, json_t *nc, struct model *m)
 	size_t i;
 
 	memset(m, 0, sizeof(*m));
+	/* the kernel's own word (uname -v, record.sh): PREEMPT_RT or not */
+	f = fopen(path(dir, "uname.txt"), "r");
+	if (f) {
+		m->stock = fgets(line, sizeof(line), f) && !strstr(line, "PREEMPT_RT");
+		fclose(f);
+	}
 	/* N (task table): netcost's sys_enter + sys_exit on a measured call, per probe */
 	m->n_sys = (calib(cal, "nc_sendto") - calib(cal, "base_sendto")) / 2;
 	m->n_cpu = m->n_sys;	/* until phase A measures it (main) */
@@ -592,6 +635,23 @@ static void where_they_disagree(const struct rhist *r, const struct nhist *n,
 	printf("#   first bucket that differs: [%llu, %llu]: netcost %llu, replay %llu\n",
 	       (unsigned long long)hist_lo(i), (unsigned long long)hist_hi(i),
 	       (unsigned long long)n->b[i], (unsigned long long)r->b[i]);
+	{
+		unsigned int j, more = 0;
+
+		printf("#   buckets that differ (netcost/replay):");
+		for (j = i; j < HIST_BUCKETS; j++) {
+			if (r->b[j] == n->b[j])
+				continue;
+			if (more++ < 16)
+				printf(" [%llu,%llu] %llu/%llu", (unsigned long long)hist_lo(j),
+				       (unsigned long long)hist_hi(j), (unsigned long long)n->b[j],
+				       (unsigned long long)r->b[j]);
+		}
+		printf(more > 16 ? " and %u more\n" : "\n", more - 16);
+	}
+	/* ORACLE_SHOW_BUCKET=LO: the replay's events of the bucket from LO instead */
+	if (getenv("ORACLE_SHOW_BUCKET"))
+		i = hist_index(strtoull(getenv("ORACLE_SHOW_BUCKET"), NULL, 10));
 	for (k = 0; k < r->nev && shown < 5; k++) {
 		const struct rev *e = &r->ev[k];
 
@@ -1248,6 +1308,7 @@ int main(int argc, char **argv)
 		       ok ? "ok" : "not ok", label, (unsigned long long)rs.page_firsts, m.page_n,
 		       ps_cost);
 	}
+	exit_missed_check(dir, &rs);
 	tsv = fopen(path(dir, "compare.tsv"), "w");
 	if (!tsv)
 		die("cannot write %s", path(dir, "compare.tsv"));

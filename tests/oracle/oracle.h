@@ -116,16 +116,23 @@ struct rstats {
 	 * a poll's last stretch, from the last event before its napi_poll
 	 * event, which holds netcost's whole napi_poll probe; by where the
 	 * poll ran (POLL_THR: a NAPI thread, POLL_SIRQ: a NET_RX softirq,
-	 * whose probe does other work), the device and that event's name,
-	 * since the stretch differs with them (TX-completion polls against
-	 * receiving ones)
+	 * whose probe does other work), the device, the poll's work and that
+	 * event's name, since the stretch differs with them (TX-completion
+	 * polls against receiving ones, one packet against a batch)
 	 */
 	struct {
 		char key[64];
 		struct ksamples s;
-	} n_poll[2][16];
+	} n_poll[2][64];
 	int n_polls[2];
 	uint64_t lines, events, lost;
+	/*
+	 * softirq runs at an irq_exit() whose irq_exit_rcu kprobe event the
+	 * trace does not have (an interrupt inside a kprobe handler: the
+	 * nested kprobe is missed), told by the irq_handler_exit that no
+	 * irq_exit_rcu_e followed; the irq_exit()s, and the runs in them
+	 */
+	uint64_t exit_inferred, exit_inferred_runs;
 	uint64_t page_firsts;		/* lines that were a ring-buffer page's first event */
 	char comm[65536][16];		/* last comm seen per pid (for output) */
 };
@@ -153,6 +160,7 @@ struct model {
 	const uint64_t *page_ts;	/* the pages' first events (read_page_starts()), sorted */
 	size_t page_n;
 	int record_all;		/* record everything, no window (phase A) */
+	int stock;		/* not PREEMPT_RT (uname.txt): softirqs run at irq_exit() */
 	unsigned int tsc_khz;
 	/* which hooks netcost attached (by tracepoint or symbol name) */
 	char hooks[64][64];

@@ -9,8 +9,9 @@
 # Writes to /mnt/out: calib.txt, nc.json (netcost's snapshot),
 # trace.txt (the raw ftrace text), trace-cpuN.raw (its ring-buffer
 # pages), fts-stub.trace and fts-stub.stamps (d: the stub module
-# $STUB), interrupts.txt, trace-stats.txt, events.txt (the events and
-# kprobe events that were on), record.log.
+# $STUB), interrupts.txt, trace-stats.txt, kprobe-profile.txt,
+# uname.txt, events.txt (the events and kprobe events that were on),
+# record.log.
 # The order of registration matters and is part of the method
 # (tests/oracle/README.md): netcost is loaded first, so its tracepoint
 # probes run before ftrace's; ftrace's kprobe events are created after,
@@ -124,8 +125,8 @@ ftrace_off() {
 # LOAD (tests/oracle/run's config suffix): udp18 (the default: 18-byte
 # UDP at 1,500/s), udp1472 (1472-byte UDP as fast as the sender goes:
 # full frames, a sender that fills its socket), tcp (one TCP stream,
-# 16 KiB sends: GSO on the sender, GRO at the receiver, the receiver's
-# ACKs); phase A runs half of phase B's
+# 16 KiB sends, 24 MiB: GSO on the sender, GRO at the receiver, the
+# receiver's ACKs); phase A runs half of phase B's
 LOAD=${LOAD:-udp18}
 case $LOAD in udp18|udp1472|tcp) ;; *) die "LOAD=$LOAD: one of udp18, udp1472, tcp" ;; esac
 sink_start() {
@@ -146,7 +147,7 @@ load() {
 	case $LOAD in
 	udp18) netcost-gen send -q -H 10.0.0.2 -p 9000 -m 18 -r 1500 -l "$1" ;;
 	udp1472) netcost-gen send -q -H 10.0.0.2 -p 9000 -m 1472 -r 0 -n $(($1 * 1500)) ;;
-	tcp) $CAL tcp-send 10.0.0.2 9000 $(($1 * 4194304)) ;;
+	tcp) $CAL tcp-send 10.0.0.2 9000 $(($1 * 12582912)) ;;
 	esac
 }
 
@@ -247,6 +248,10 @@ for sys in /sys /run/ns/sys; do
 	done
 done > $OUT/netdevs.txt
 cat per_cpu/cpu*/stats > $OUT/trace-stats.txt
+# each kprobe event's hits and the hits it missed (a kprobe inside
+# another's handler is missed: compare.c, exit_missed_check())
+cat kprobe_profile > $OUT/kprobe-profile.txt
+uname -v > $OUT/uname.txt
 cat trace > $OUT/trace.txt || die "cat trace"
 # the same events as ring-buffer pages (reading them empties the buffer,
 # so after the text): where each page starts, the event that paid for

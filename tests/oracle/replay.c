@@ -184,6 +184,12 @@ struct cpu {
 	double ss_t;
 	uint64_t ss_raw;
 	int irq_exit_depth;
+	/*
+	 * after an irq_handler_exit, the irq_exit_rcu_e that must come next
+	 * (interrupts stay off until irq_exit() runs softirqs); without it,
+	 * the softirq runs that follow at once are at that irq_exit()
+	 */
+	int await_exit, exit_inferred;
 	double cls_acc[NCLASSES];	/* time each class of task ran here */
 	double cls_since;		/* the last sched_switch, if cls_seen */
 	int cls_seen, cls_cur;
@@ -466,6 +472,44 @@ static double krp_return(uint64_t ts, const char *sym)
 	return (double)ts - (model_hooked(M, sym) ? M->n_sys - M->n_min : 0);
 }
 
+/*
+ * irq_exit_missed - on a stock kernel, an irq_handler_exit, or a system
+ * vector's exit event (@vk 2: vector_of()), is followed by
+ * irq_exit_rcu_e (another action's irq_handler_entry on a shared line,
+ * or an NMI, may come between): interrupts stay off until
+ * irq_exit() runs softirqs.  An interrupt inside a kprobe handler (ftrace's
+ * own, at kthread_should_stop in ksoftirqd's loop, say) has its nested
+ * kprobe events missed: no irq_exit_rcu_e, and the softirq runs that
+ * follow at once, back to back, are at that irq_exit() (exit_inferred,
+ * until another event follows a softirq_exit).  The compare checks the
+ * count against the kprobe's own missed hits (kprobe_profile).
+ */
+static void irq_exit_missed(struct rstats *rs, int c, const char *prev, const char *ev, int vk)
+{
+	static int kprobe_seen;	/* the trace has irq_exit_rcu_e events at all */
+	struct cpu *p = &cpus[c];
+
+	if (!strcmp(ev, "irq_exit_rcu_e"))
+		kprobe_seen = 1;
+
+	if (p->exit_inferred && !strcmp(prev, "softirq_exit") && strcmp(ev, "softirq_entry"))
+		p->exit_inferred = 0;
+	if (p->await_exit && strcmp(ev, "irq_handler_entry") && strcmp(ev, "nmi_handler")) {
+		p->await_exit = 0;
+		if (M->stock && kprobe_seen && !strcmp(ev, "softirq_entry")) {
+			p->exit_inferred = 1;
+			rs->exit_inferred++;
+		}
+	}
+	if (p->exit_inferred && !strcmp(ev, "softirq_entry"))
+		rs->exit_inferred_runs++;
+	if (!strcmp(ev, "irq_handler_exit"))
+		p->await_exit = 1;
+	/* a system vector's exit, but the reschedule IPI's (no irq_exit()) */
+	if (vk == 2 && strcmp(ev, "reschedule_exit"))
+		p->await_exit = 1;
+}
+
 /* ---- parsing helpers ---- */
 
 static const char *arg(const char *args, const char *key)
@@ -642,7 +686,7 @@ static void ev_softirq_entry(int c, uint64_t ts, int vec, int pid)
 
 	frame_open(&p->sirq, pid, tp_start(ts), ts);
 	p->sirq_vec = vec;
-	if (cpus[c].irq_exit_depth > 0)
+	if (cpus[c].irq_exit_depth > 0 || cpus[c].exit_inferred)
 		p->sirq_where = C_NET_RX_IN_IRQ_EXIT;
 	else if (t->kind == K_KSOFTIRQD)
 		p->sirq_where = C_NET_RX_IN_KSOFTIRQD;
@@ -1325,15 +1369,17 @@ static void push_k(struct ksamples *k, uint64_t d)
 
 /*
  * a poll's last stretch (@kind: a NAPI thread's or a NET_RX softirq's),
- * kept by its device and the event before it: a tracepoint event, whose netcost probe runs before ftrace's
- * (after a kprobe event netcost's own hook there would be in the stretch)
+ * kept by its device, its work (the packets it took: under load the
+ * stretch holds the last one's delivery) and the event before it: a
+ * tracepoint event, whose netcost probe runs before ftrace's (after a
+ * kprobe event netcost's own hook there would be in the stretch)
  */
 static void push_poll(struct rstats *rs, int kind, const char *args, const char *prev, uint64_t d)
 {
 	static const char *const kprobes[] = {
 		"fts", "kss", "irq_forced_thread_fn", "irq_thread_fn", "irq_exit_rcu", "rec",
 	};
-	const char *dev = strstr(args, "for device ");
+	const char *dev = strstr(args, "for device "), *work;
 	char key[64];
 	size_t k;
 	int i;
@@ -1342,8 +1388,9 @@ static void push_poll(struct rstats *rs, int kind, const char *args, const char 
 		if (!strncmp(prev, kprobes[k], strlen(kprobes[k])))
 			return;
 
-	snprintf(key, sizeof(key), "%.*s after %s", dev ? (int)strcspn(dev + 11, " ") : 1,
-		 dev ? dev + 11 : "?", prev);
+	work = strstr(args, " work ");
+	snprintf(key, sizeof(key), "%.*s work %d after %s", dev ? (int)strcspn(dev + 11, " ") : 1,
+		 dev ? dev + 11 : "?", work ? atoi(work + 6) : -1, prev);
 	for (i = 0; i < rs->n_polls[kind]; i++)
 		if (!strcmp(rs->n_poll[kind][i].key, key))
 			break;
@@ -1731,6 +1778,7 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 			push_poll(rs, POLL_SIRQ, args, prev_ev[cpu], ts - prev_ts[cpu]);
 		else if (!strcmp(ev, "napi_poll") && task(pid)->kind == K_NAPI_THREAD)
 			push_poll(rs, POLL_THR, args, prev_ev[cpu], ts - prev_ts[cpu]);
+		irq_exit_missed(rs, cpu, prev_ev[cpu], ev, vk);
 		snprintf(prev_ev[cpu], sizeof(prev_ev[cpu]), "%s", ev);
 		prev_ts[cpu] = ts;
 

@@ -88,7 +88,11 @@ static void ncstub_tp_find(struct tracepoint *tp, void *priv)
 		ncstub_tp = tp;
 }
 
-/* the ftrace call site of @name: a kprobe on its entry resolves it */
+/*
+ * the ftrace call site of @name: a kprobe on its entry resolves it (the
+ * kernel's way; netcost's hooks.c does the same, and the stub shares no
+ * code with netcost on purpose)
+ */
 static unsigned long ncstub_addr(const char *name)
 {
 	struct kprobe kp = { .symbol_name = name };
