@@ -2,6 +2,8 @@
 /*
  * netcost.h - what every part of the module needs: the configuration and
  * each CPU's probe state.
+ * Every stage and counter is defined in Documentation/stages.md, the
+ * one source the oracle's replay (tests/oracle) implements too.
  *
  * The data path: probes (probes_*.c) time each stage with get_cycles(),
  * net of nested work (the frame clock, clock.h), and record it with

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * probes_irq.c - hardirq handlers, threaded handlers and irq_exit().
+ * The definitions are Documentation/stages.md's; this file says where
+ * its probes take the stamps that implement them.
  *
  * hardirq / hardirq_other: one primary handler run, irq_handler_entry ->
  * irq_handler_exit.  Handlers do not nest, so one per-CPU start time is

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * probes_net.c - NAPI polls, received packets, transmitted packets.
+ * The definitions are Documentation/stages.md's; this file says where
+ * its probes take the stamps that implement them.
  *
  * napi_poll: the kernel has a tracepoint only after a poll, so a poll's
  * cost runs from the start of the NET_RX softirq, or from the end of the

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * probes_sched.c - context switches, wake-up latency, task exit.
+ * The definitions are Documentation/stages.md's; this file says where
+ * its probes take the stamps that implement them.
  *
  * ctx_switch: from the end of the outgoing task's sched_switch event to
  * the start of finish_task_switch() in the incoming task (its function

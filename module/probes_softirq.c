@@ -2,6 +2,8 @@
 /*
  * probes_softirq.c - softirq runs, net of nested hardirqs, and where each
  * NET_RX run happened.
+ * The definitions are Documentation/stages.md's; this file says where
+ * its probes take the stamps that implement them.
  *
  * softirq_net_rx / softirq_net_tx / softirq_other: softirq_entry ->
  * softirq_exit of one vector.  Softirqs do not nest on a CPU (on RT up

@@ -2,6 +2,8 @@
 /*
  * probes_syscall.c - socket system calls, net of everything that is not
  * the call's own work.
+ * The definitions are Documentation/stages.md's; this file says where
+ * its probes take the stamps that implement them.
  *
  * syscall_rx: recvfrom, recvmsg, recvmmsg; syscall_tx: sendto, sendmsg,
  * sendmmsg (native 64-bit calls), raw_syscalls:sys_enter -> sys_exit.

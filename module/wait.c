@@ -2,6 +2,8 @@
 /*
  * wait.c - where the time of the packet path's tasks goes when they do
  * not run: waiting on a runqueue, or asleep.
+ * The definitions are Documentation/stages.md's; this file says where
+ * its probes take the stamps that implement them.
  *
  * Three kinds of task are followed: load tasks (a task becomes one when
  * it first enters a watched rx/tx system call: the sink, the generator,
