@@ -145,23 +145,6 @@ static int hook_fentry(json_t *nc, const char *prefix)
 	return 0;
 }
 
-/* the stub's stamps (fts-stub.stamps, "CPU CYCLES" a line) and the fts events */
-struct stamps {
-	uint64_t *v;
-	size_t n, cap;
-};
-
-static void stamps_push(struct stamps *s, uint64_t v)
-{
-	if (s->n == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 4096;
-		s->v = realloc(s->v, s->cap * sizeof(*s->v));
-		if (!s->v)
-			die("out of memory%s", "");
-	}
-	s->v[s->n++] = v;
-}
-
 /*
  * stub_gaps - the stub's stamps (fts-stub.stamps: "CPU KIND CYCLES")
  * against the trace's events, per CPU.  @g: from each fts event to the
@@ -171,9 +154,9 @@ static void stamps_push(struct stamps *s, uint64_t v)
  * "s" stamp before it, when that comes after the CPU's previous one (the
  * stub's probe ran first).  The number of @g, or -1 (no files).
  */
-static long stub_gaps(const char *trace, const char *stamps, struct stamps *g, struct stamps *p)
+static long stub_gaps(const char *trace, const char *stamps, struct ksamples *g, struct ksamples *p)
 {
-	static struct stamps fe[MAX_CPUS], sw[MAX_CPUS], sf[MAX_CPUS], ss[MAX_CPUS];
+	static struct ksamples fe[MAX_CPUS], sw[MAX_CPUS], sf[MAX_CPUS], ss[MAX_CPUS];
 	char line[4096], *comm, *flags, *e, *args, kind;
 	unsigned long long v;
 	FILE *f;
@@ -191,9 +174,9 @@ static long stub_gaps(const char *trace, const char *stamps, struct stamps *g, s
 		    cpu < 0 || cpu >= MAX_CPUS)
 			continue;
 		if (!strcmp(e, "fts"))
-			stamps_push(&fe[cpu], ts);
+			push_k(&fe[cpu], ts);
 		else if (!strcmp(e, "sched_switch"))
-			stamps_push(&sw[cpu], ts);
+			push_k(&sw[cpu], ts);
 	}
 	fclose(f);
 	f = fopen(stamps, "r");
@@ -201,7 +184,7 @@ static long stub_gaps(const char *trace, const char *stamps, struct stamps *g, s
 		return -1;
 	while (fscanf(f, "%d %c %llu", &cpu, &kind, &v) == 3)
 		if (cpu >= 0 && cpu < MAX_CPUS)
-			stamps_push(kind == 's' ? &ss[cpu] : &sf[cpu], v);
+			push_k(kind == 's' ? &ss[cpu] : &sf[cpu], v);
 	fclose(f);
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
 		qsort(fe[cpu].v, fe[cpu].n, sizeof(uint64_t), cmp_u64);
@@ -215,7 +198,7 @@ static long stub_gaps(const char *trace, const char *stamps, struct stamps *g, s
 				break;
 			if (i + 1 < fe[cpu].n && sf[cpu].v[j] > fe[cpu].v[i + 1])
 				continue;	/* no stamp of this switch */
-			stamps_push(g, sf[cpu].v[j] - fe[cpu].v[i]);
+			push_k(g, sf[cpu].v[j] - fe[cpu].v[i]);
 		}
 		for (i = 0, j = 0; i < sw[cpu].n; i++) {
 			while (j < ss[cpu].n && ss[cpu].v[j] < sw[cpu].v[i])
@@ -223,7 +206,7 @@ static long stub_gaps(const char *trace, const char *stamps, struct stamps *g, s
 			/* ss[j - 1]: the last stamp before this event */
 			if (!j || (i && ss[cpu].v[j - 1] < sw[cpu].v[i - 1]))
 				continue;
-			stamps_push(p, sw[cpu].v[i] - ss[cpu].v[j - 1]);
+			push_k(p, sw[cpu].v[i] - ss[cpu].v[j - 1]);
 		}
 	}
 	return (long)g->n;
@@ -250,7 +233,7 @@ static long stub_gaps(const char *trace, const char *stamps, struct stamps *g, s
 static void fts_calibrate(const char *dir, json_t *nc, struct model *m)
 {
 	static struct rstats r;
-	struct stamps g = { 0 }, p = { 0 };
+	struct ksamples g = { 0 }, p = { 0 };
 	struct model raw = *m;
 	double k, gap, pre;
 	long n;
@@ -335,6 +318,13 @@ static void load_model(const char *dir, json_t *nc, struct model *m)
 		m->stock = fgets(line, sizeof(line), f) && !strstr(line, "PREEMPT_RT");
 		fclose(f);
 	}
+	/* the kprobe events the recording made (record.sh) */
+	f = fopen(path(dir, "events.txt"), "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, "oracle/irq_exit_rcu_e "))
+			m->exit_kprobe = 1;
+	if (f)
+		fclose(f);
 	/* N (task table): netcost's sys_enter + sys_exit on a measured call, per probe */
 	m->n_sys = (calib(cal, "nc_sendto") - calib(cal, "base_sendto")) / 2;
 	m->n_cpu = m->n_sys;	/* until phase A measures it (main) */

@@ -97,6 +97,7 @@ struct ksamples {
 	uint64_t *v;
 	size_t n, cap;
 };
+void push_k(struct ksamples *k, uint64_t d);	/* one more sample, grown as needed */
 
 struct rstats {
 	int ncpus;			/* CPUs seen: 0 .. ncpus-1 */
@@ -161,6 +162,7 @@ struct model {
 	size_t page_n;
 	int record_all;		/* record everything, no window (phase A) */
 	int stock;		/* not PREEMPT_RT (uname.txt): softirqs run at irq_exit() */
+	int exit_kprobe;	/* the recording made the irq_exit_rcu_e kprobe event (events.txt) */
 	unsigned int tsc_khz;
 	/* which hooks netcost attached (by tracepoint or symbol name) */
 	char hooks[64][64];

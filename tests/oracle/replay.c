@@ -486,17 +486,14 @@ static double krp_return(uint64_t ts, const char *sym)
  */
 static void irq_exit_missed(struct rstats *rs, int c, const char *prev, const char *ev, int vk)
 {
-	static int kprobe_seen;	/* the trace has irq_exit_rcu_e events at all */
 	struct cpu *p = &cpus[c];
 
-	if (!strcmp(ev, "irq_exit_rcu_e"))
-		kprobe_seen = 1;
 
 	if (p->exit_inferred && !strcmp(prev, "softirq_exit") && strcmp(ev, "softirq_entry"))
 		p->exit_inferred = 0;
 	if (p->await_exit && strcmp(ev, "irq_handler_entry") && strcmp(ev, "nmi_handler")) {
 		p->await_exit = 0;
-		if (M->stock && kprobe_seen && !strcmp(ev, "softirq_entry")) {
+		if (M->stock && M->exit_kprobe && !strcmp(ev, "softirq_entry")) {
 			p->exit_inferred = 1;
 			rs->exit_inferred++;
 		}
@@ -1354,7 +1351,7 @@ static void ev_thread_stop(int c, uint64_t ts, int pid)
 
 /* ---- in-run K: a *_cal kprobe event just before its twin ---- */
 
-static void push_k(struct ksamples *k, uint64_t d)
+void push_k(struct ksamples *k, uint64_t d)
 {
 	if (k->n == k->cap) {
 		k->cap = k->cap ? 2 * k->cap : 1024;
