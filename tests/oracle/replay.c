@@ -488,7 +488,6 @@ static void irq_exit_missed(struct rstats *rs, int c, const char *prev, const ch
 {
 	struct cpu *p = &cpus[c];
 
-
 	if (p->exit_inferred && !strcmp(prev, "softirq_exit") && strcmp(ev, "softirq_entry"))
 		p->exit_inferred = 0;
 	if (p->await_exit && strcmp(ev, "irq_handler_entry") && strcmp(ev, "nmi_handler")) {
