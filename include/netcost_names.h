@@ -86,6 +86,8 @@ static const char *const netcost_counter_names[] __maybe_unused = {
 	[NETCOST_CTR_BUSY_POLL_IDLE_CYCLES]		= "busy_poll_idle_cycles",
 	[NETCOST_CTR_RX_BACKLOG_PACKETS]		= "rx_backlog_packets",
 	[NETCOST_CTR_NAPI_TABLE_FULL]			= "napi_table_full",
+	[NETCOST_CTR_NET_RX_IN_NAPI_THREAD]		= "net_rx_in_napi_thread",
+	[NETCOST_CTR_NET_RX_IN_NAPI_THREAD_CYCLES]	= "net_rx_in_napi_thread_cycles",
 };
 
 static const char *const netcost_role_names[] __maybe_unused = {

@@ -71,6 +71,7 @@ enum nc_softirq_ctx {
 	NC_IN_IRQ_THREAD,
 	NC_IN_OTHER_IRQ_THREAD,
 	NC_IN_TASK_BH_ENABLE,
+	NC_IN_NAPI_THREAD,
 };
 
 /*

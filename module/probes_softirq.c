@@ -24,6 +24,10 @@
  *				stock with threadirqs): the part of
  *				irq_thread that is NET_RX
  *   net_rx_in_other_irq_thread	in any other IRQ thread
+ *   net_rx_in_napi_thread	in a NAPI thread (RT's backlog threads too),
+ *				at its local_bh_enable(): a NET_RX its poll
+ *				raised (RPS to this CPU's backlog), taken out
+ *				of the napi_thread run like any softirq
  *   net_rx_in_task_bh_enable	in any other task, at local_bh_enable()
  */
 #include <linux/interrupt.h>
@@ -42,6 +46,7 @@ static const enum netcost_counter nc_net_rx_where[] = {
 	[NC_IN_IRQ_THREAD]	= NETCOST_CTR_NET_RX_IN_IRQ_THREAD,
 	[NC_IN_OTHER_IRQ_THREAD] = NETCOST_CTR_NET_RX_IN_OTHER_IRQ_THREAD,
 	[NC_IN_TASK_BH_ENABLE]	= NETCOST_CTR_NET_RX_IN_TASK_BH_ENABLE,
+	[NC_IN_NAPI_THREAD]	= NETCOST_CTR_NET_RX_IN_NAPI_THREAD,
 };
 
 /* nc_softirq_in_thread - NET_RX in an IRQ thread: in a NIC run, or not */
@@ -74,6 +79,8 @@ static enum nc_softirq_ctx nc_softirq_where(const struct nc_cpu *c)
 			return NC_IN_KSOFTIRQD;
 		case NC_TASK_IRQ_THREAD:
 			return nc_softirq_in_thread();
+		case NC_TASK_NAPI_THREAD:
+			return NC_IN_NAPI_THREAD;
 		default:
 			return NC_IN_TASK_BH_ENABLE;
 		}

@@ -12,7 +12,7 @@
 #define NETCOST_GENL_NAME	"netcost"
 #define NETCOST_GENL_VERSION	1
 /* Module and tool release; the tool refuses a module of another one. */
-#define NETCOST_VERSION		"0.10.0"
+#define NETCOST_VERSION		"0.11.0"
 
 /*
  * Histograms are log-linear: values below 2^NETCOST_HIST_SUB_BITS get a
@@ -315,6 +315,9 @@ enum netcost_counter {
 	NETCOST_CTR_RX_BACKLOG_PACKETS,
 	/* polls of NAPI instances this CPU's NAPI table had no room for (0.9.0) */
 	NETCOST_CTR_NAPI_TABLE_FULL,
+	/* NET_RX inside a NAPI thread (RT's backlog threads too) (0.11.0) */
+	NETCOST_CTR_NET_RX_IN_NAPI_THREAD,
+	NETCOST_CTR_NET_RX_IN_NAPI_THREAD_CYCLES,
 
 	__NETCOST_CTR_MAX,
 	NETCOST_CTR_MAX = __NETCOST_CTR_MAX - 1

@@ -53,6 +53,8 @@ enum counter {
 	C_NAPI_THREAD_EXCL_CYCLES,
 	/* packets the stack took from a CPU's backlog (0.8.0) */
 	C_RX_BACKLOG_PACKETS,
+	/* NET_RX inside a NAPI thread (0.11.0) */
+	C_NET_RX_IN_NAPI_THREAD, C_NET_RX_IN_NAPI_THREAD_CYCLES,
 	NCOUNTERS
 };
 

@@ -51,6 +51,7 @@ const char *const counter_name[NCOUNTERS] = {
 	"blocked_load_woken_by_other", "blocked_load_woken_by_other_cycles",
 	"irq_thread_excl_cycles", "napi_thread_excl_cycles",
 	"rx_backlog_packets",
+	"net_rx_in_napi_thread", "net_rx_in_napi_thread_cycles",
 };
 
 /* ---- the histogram rule: values 0..7 one bucket each, then 8 per power of two ---- */
@@ -690,6 +691,8 @@ static void ev_softirq_entry(int c, uint64_t ts, int vec, int pid)
 		p->sirq_where = C_NET_RX_IN_IRQ_THREAD;
 	else if (t->kind == K_IRQ_THREAD)
 		p->sirq_where = C_NET_RX_IN_OTHER_IRQ_THREAD;
+	else if (t->kind == K_NAPI_THREAD || t->backlog)
+		p->sirq_where = C_NET_RX_IN_NAPI_THREAD;
 	else
 		p->sirq_where = C_NET_RX_IN_TASK_BH_ENABLE;
 	if (vec == 3)

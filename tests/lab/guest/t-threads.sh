@@ -12,18 +12,23 @@
 #              threadirqs), against irq_thread;
 #   threaded/  eth0 with threaded NAPI (threaded = 1): its napi/eth0-N
 #              thread against napi_thread (and the IRQ threads again);
-#   rps/       eth0 with softirq NAPI and RPS (queues/rx-0/rps_cpus):
-#              the stack runs in a CPU's backlog.  With one CPU, RPS to
-#              it: the backlog runs in the NET_RX softirq (RT's backlog
-#              threads take only other CPUs' packets).  With two or
-#              more, RPS to CPU 1, the NIC's interrupt on CPU 0: where
+#   rps/       eth0 with RPS (queues/rx-0/rps_cpus): the stack runs in a
+#              CPU's backlog.  With one CPU, threaded NAPI and RPS to
+#              the CPU itself: the NAPI thread's poll puts each packet
+#              into the backlog and raises NET_RX, which runs at the
+#              thread's local_bh_enable(), inside its run
+#              (net_rx_in_napi_thread; RT's backlog threads take only
+#              other CPUs' packets).  With two or more, softirq NAPI and
+#              RPS to CPU 1, the NIC's interrupt on CPU 0: where
 #              the kernel has RT's backlog threads (backlog_napi/N,
 #              PREEMPT_RT 6.10+), backlog_napi/1 runs the stack, against
 #              napi_thread.
 # Each window is exact for the threads: the sender stops and the threads
 # fall asleep before their runtime is read, on both sides of the netcost
 # reset and of the end of recording.  eth0's threaded setting is set back
-# afterwards.
+# afterwards.  NAME/netrx.hist: the kernel's own count of NET_RX runs by
+# task over the window (a hist trigger on softirq_entry, vec 3), for
+# net_rx_in_napi_thread.
 #
 # The threads' time on the CPU from the kernel's own events, which
 # schedstat's runtime only approximates (its clock can skip an update at
@@ -242,10 +247,17 @@ fi
 # netcost's, the kprobe events' ftrace_ops before netcost's
 [ $trace = 1 ] && top_events 1
 
+# NET_RX runs by task: a hist trigger (the kernel's own count), set
+# before netcost's reset and taken away after its recording stops, while
+# the threads sleep
+SQ=$T/events/irq/softirq_entry
+hq='hist:keys=common_pid:vals=hitcount:size=256 if vec == 3'
+
 # window NAME THREADED [RPS] - one window into $out/NAME
 window() {
 	d=/tmp/t.$1
 	mkdir -p $d "$out/$1"
+	echo "$2" > $d/threaded
 	echo "$2" > $TH || { notok "$1: cannot set $TH to $2"; return; }
 	if [ -n "${3:-}" ]; then
 		echo "$3" > $RPS || { notok "$1: cannot set $RPS to $3"; return; }
@@ -253,6 +265,7 @@ window() {
 	warm_up
 	runtime $d/before.0
 	[ $trace = 1 ] && : > $T/trace && : > $P/trace && trace_on 1
+	echo "$hq" > $SQ/trigger || notok "$1: cannot set a hist trigger on softirq_entry"
 	netcost reset || notok "$1: netcost reset"
 	runtime $d/before.1
 	# the kernel's own per-CPU count of packets the stack processed
@@ -266,6 +279,8 @@ window() {
 	runtime $d/after.0
 	mark nct_out
 	netcost config set recording off || notok "$1: recording off"
+	cat $SQ/hist > $d/netrx.hist 2> /dev/null
+	echo "!$hq" >> $SQ/trigger
 	cat /proc/net/softnet_stat > $d/softnet.after
 	cat /sys/class/net/lo/statistics/rx_packets > $d/lo.after
 	[ $trace = 1 ] && trace_on 0 && cat $T/trace > $d/trace && cat $P/trace > $d/trace.pre
@@ -288,10 +303,10 @@ if [ -w $RPS ]; then
 		window rps 0 2
 		unpin_irqs
 	else
-		window rps 0 1
+		window rps 1 1
 	fi
 	if [ "$(nproc)" -lt 2 ]; then
-		diag "rps: one CPU, RPS to itself: its backlog runs in NET_RX (backlog threads take other CPUs' packets)"
+		diag "rps: one CPU, threaded NAPI, RPS to itself: its backlog runs in NET_RX, in the NAPI thread (backlog threads take other CPUs' packets)"
 	elif [ $backlog = 0 ]; then
 		diag "rps: no backlog threads in this kernel (PREEMPT_RT 6.10+ has them): the backlog runs in NET_RX"
 	fi
