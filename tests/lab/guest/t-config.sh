@@ -58,7 +58,7 @@ check "groups net" netcost config set groups net
 netcost reset
 burst 9106
 r=$(dump_total rx_packets); [ "${r:-0}" -ge 300 ] && ok "rx_packets counted with groups net ($r)" || not_ok "rx_packets ${r:-0} with groups net"
-for w in irq_exit ksoftirqd irq_thread other_irq_thread task_bh_enable; do
+for w in irq_exit ksoftirqd irq_thread other_irq_thread task_bh_enable napi_thread; do
 	is "net_rx_in_$w not counted with the softirq group off" "$(dump_total net_rx_in_$w)" 0
 done
 check "groups all" netcost config set groups all
