@@ -103,12 +103,34 @@ static void nc_print_overhead(const struct nc_overhead *ov, bool have)
 	printf("\n              (the self-cost misses the tracepoint dispatch and cache effects: bench/README.md)\n");
 }
 
+/*
+ * nc_hooks_can_miss - whether any hook of @hooks can miss an event: a
+ * kprobe's or kretprobe's (modules up to 0.10.0 could have them), or one that
+ * did.  Tracepoint probes and ftrace_ops miss nothing: without such a
+ * hook the "missed" column would be all zeros, and is left out.
+ */
+static bool nc_hooks_can_miss(json_t *hooks)
+{
+	json_t *h;
+	size_t i;
+
+	json_array_foreach(hooks, i, h) {
+		const char *kind = json_string_value(json_object_get(h, "kind"));
+
+		if (json_integer_value(json_object_get(h, "missed")) ||
+		    (kind && strstr(kind, "kprobe")))
+			return true;
+	}
+	return false;
+}
+
 /* nc_print_info - the text form of "info", read off the JSON object */
 static void nc_print_info(const struct nc_info *info, json_t *o, const struct nc_overhead *ov,
 			  bool have)
 {
 	json_t *hooks = json_object_get(o, "hooks"), *h;
 	double since = nc_info_since_reset_s(info);
+	bool miss = nc_hooks_can_miss(hooks);
 	size_t i;
 
 	printf("netcost module %s (tool %s)\n", info->version, NETCOST_VERSION);
@@ -146,21 +168,24 @@ static void nc_print_info(const struct nc_info *info, json_t *o, const struct nc
 	printf("config:\n");
 	nc_print_config(json_object_get(o, "config"), "  ");
 	nc_print_overhead(ov, have);
-	printf("hooks:\n  %-28s %-10s %-15s %-3s %12s %6s %8s %6s\n", "name", "kind", "groups",
-	       "on", "hits", "missed", "hits/s", "cpu%");
+	printf("hooks:\n  %-28s %-10s %-15s %-3s %12s", "name", "kind", "groups", "on", "hits");
+	if (miss)
+		printf(" %6s", "missed");
+	printf(" %8s %6s\n", "hits/s", "cpu%");
 	json_array_foreach(hooks, i, h) {
 		json_t *kind = json_object_get(h, "kind");
 		const struct nc_hook_rate *r = have && i < ov->nr_hooks ? &ov->hook[i] : NULL;
 		char groups[128], rate[32];
 
 		nc_groups_str(json_object_get(h, "groups"), groups, sizeof(groups));
-		printf("  %-28s %-10s %-15s %-3s %12lld %6lld %8s",
+		printf("  %-28s %-10s %-15s %-3s %12lld",
 		       json_string_value(json_object_get(h, "name")),
 		       json_is_string(kind) ? json_string_value(kind) : "?", groups,
 		       json_is_true(json_object_get(h, "attached")) ? "yes" : "NO",
-		       (long long)json_integer_value(json_object_get(h, "hits")),
-		       (long long)json_integer_value(json_object_get(h, "missed")),
-		       nc_fmt_rate(rate, sizeof(rate), r ? r->hits_per_s : -1));
+		       (long long)json_integer_value(json_object_get(h, "hits")));
+		if (miss)
+			printf(" %6lld", (long long)json_integer_value(json_object_get(h, "missed")));
+		printf(" %8s", nc_fmt_rate(rate, sizeof(rate), r ? r->hits_per_s : -1));
 		if (r && r->cpu_pct >= 0)
 			printf(" %6.3f\n", r->cpu_pct);
 		else

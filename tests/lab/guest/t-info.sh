@@ -77,6 +77,13 @@ if grep -q '^overhead: .*probe hits/s over' /tmp/info.txt && grep -q 'hits/s' /t
 else
 	not_ok "info: no overhead line"; diag "$(head -20 /tmp/info.txt)"
 fi
+# no hook of this module is a kprobe: none can miss an event, and the
+# hooks' table has no "missed" column of zeros
+if grep -q '^  name  *kind  *groups  *on  *hits  *hits/s  *cpu%$' /tmp/info.txt; then
+	ok "info's hooks table: no missed column (tracepoints and ftrace_ops miss nothing)"
+else
+	not_ok "info's hooks table: a missed column, or no header"; diag "$(grep -A1 '^hooks:' /tmp/info.txt)"
+fi
 netcost info -j -i 0 > /tmp/info0.json 2>&1
 if sed -n '/"overhead"/,$p' /tmp/info0.json | grep -q '"interval_s": null'; then
 	ok "info -i 0: no interval, null figures"
