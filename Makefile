@@ -69,20 +69,24 @@ kroot = $(filter-out host,$(shell cat $(NETCOST_CACHE)/kernels/$(1)/root 2>/dev/
 
 modules: $(addprefix module-,$(LAB_KERNELS))
 
+# lab_kd K: the shell's kd= the headers of lab kernel K, or an error;
+# in_kroot K: the command prefix that runs in K's build root, if it has one
+lab_kd = kd="$(call kdir,$(1))"; \
+	if [ -z "$$kd" ]; then echo "netcost: lab kernel '$(1)' is not set up: run 'make setup'" >&2; exit 1; fi;
+in_kroot = $(if $(call kroot,$(1)),tests/lab/buildroot exec $(call kroot,$(1)) --bind $(BUILD) --)
+
 module-%:
-	@kd="$(call kdir,$*)"; \
-	if [ -z "$$kd" ]; then echo "netcost: lab kernel '$*' is not set up: run 'make setup'" >&2; exit 1; fi; \
-	$(if $(call kroot,$*),tests/lab/buildroot exec $(call kroot,$*) --bind $(BUILD) --) \
+	@$(call lab_kd,$*) \
+	$(call in_kroot,$*) \
 	$(MAKE) --no-print-directory module KDIR="$$kd" MODULE_OUT=$(BUILD)/module/$* NETCOST_TEST=y
 
 # the oracle's stub ftrace_ops (tests/oracle/stub): one module per lab
 # kernel, build/oracle-stub/<kernel>/ncstub.ko (tests/oracle/run makes it)
 oracle-stub-%:
-	@kd="$(call kdir,$*)"; \
-	if [ -z "$$kd" ]; then echo "netcost: lab kernel '$*' is not set up: run 'make setup'" >&2; exit 1; fi; \
+	@$(call lab_kd,$*) \
 	mkdir -p $(BUILD)/oracle-stub/$* && \
 	ln -sf $(CURDIR)/tests/oracle/stub/ncstub.c $(CURDIR)/tests/oracle/stub/Kbuild $(BUILD)/oracle-stub/$*/ && \
-	$(if $(call kroot,$*),tests/lab/buildroot exec $(call kroot,$*) --bind $(BUILD) --) \
+	$(call in_kroot,$*) \
 	$(MAKE) --no-print-directory -C "$$kd" M=$(BUILD)/oracle-stub/$* W=1 $(if $(C),C=$(C)) modules
 
 # make module KDIR=<headers tree> [MODULE_OUT=dir]
