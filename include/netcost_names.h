@@ -88,6 +88,7 @@ static const char *const netcost_counter_names[] __maybe_unused = {
 	[NETCOST_CTR_NAPI_TABLE_FULL]			= "napi_table_full",
 	[NETCOST_CTR_NET_RX_IN_NAPI_THREAD]		= "net_rx_in_napi_thread",
 	[NETCOST_CTR_NET_RX_IN_NAPI_THREAD_CYCLES]	= "net_rx_in_napi_thread_cycles",
+	[NETCOST_CTR_RX_FRAMES_CONSUMED]		= "rx_frames_consumed",
 };
 
 static const char *const netcost_role_names[] __maybe_unused = {

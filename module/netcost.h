@@ -91,6 +91,7 @@ struct nc_bh {
 	struct nc_frame tx;
 	struct task_struct *rx_skip_owner; /* loopback rx entries being skipped */
 	int rx_skip;
+	u32 poll_rx;			/* packets handed to the stack since the poll began */
 };
 
 /* nc_cpu.rec: this CPU records (with the NETCOST_GROUP_* bits below) */

@@ -120,6 +120,9 @@ void nc_napi_thread_mark(void *hook)
 	b = nc_bh_of(this_nc_cpu(), t);
 	if (b && nc_rx_flush_end(b, &st))
 		nc_bh_put(b);
+	/* a poll may start here: its packets are counted from here */
+	if (b)
+		b->poll_rx = 0;
 	if ((t->frames & NC_FRAME_NAPI_THREAD) && t->thr_worked) {
 		nc_record(NETCOST_STAGE_NAPI_THREAD, nc_net(st.now, t->thr_start, t->thr_excl));
 		nc_count(NETCOST_CTR_NAPI_THREAD_EXCL_CYCLES, t->thr_irq);
@@ -139,6 +142,28 @@ out:
 	preempt_enable_notrace();
 }
 
+/*
+ * nc_poll_consumed - a poll of @work frames ended: the frames it did not
+ * hand to the stack (XDP's drops, transmits and redirects; the driver's
+ * own drops) count in rx_frames_consumed.  The packets it handed are its
+ * task's rx entries (GRO's included: one entry a frame) and backlog
+ * packets since the poll began (NET_RX's start, the previous poll's end,
+ * a NAPI thread's mark, a busy-poll loop's start).
+ */
+static void nc_poll_consumed(struct nc_cpu *c, int work)
+{
+	struct nc_bh *b = nc_bh_get(c);
+	u32 handed;
+
+	if (!b)
+		return;
+	handed = b->poll_rx;
+	b->poll_rx = 0;
+	if (work > 0 && (u32)work > handed)
+		nc_count(NETCOST_CTR_RX_FRAMES_CONSUMED, work - handed);
+	nc_bh_put(b);
+}
+
 void nc_tp_napi_poll(void *data, struct napi_struct *napi, int work,
 		     int budget)
 {
@@ -155,6 +180,7 @@ void nc_tp_napi_poll(void *data, struct napi_struct *napi, int work,
 	nc_record(NETCOST_STAGE_NAPI_POLL_WORK, max(work, 0));
 	if (work >= budget)
 		nc_count(NETCOST_CTR_NAPI_BUDGET_EXHAUSTED, 1);
+	nc_poll_consumed(c, work);
 	/* the first poll to end in the backlog poll's task is that poll */
 	backlog = c->backlog_owner == current;
 	if (unlikely(backlog))
@@ -288,6 +314,7 @@ void nc_tp_rx_entry(void *data, const struct sk_buff *skb)
 		nc_probe_end(t0);
 		return;
 	}
+	b->poll_rx++;
 	nc_frame_open(c, &b->rx, t0);
 }
 
@@ -336,6 +363,8 @@ static noinline void nc_rx_open_marked(struct nc_cpu *c, bool backlog, u64 t0)
 	nc_probe_end(t0);
 	if (!b)
 		return;
+	if (backlog)
+		b->poll_rx++;
 	nc_stamp(c, &st);
 	nc_frame_begin(&b->rx, &st);
 	b->rx.backlog = backlog;
@@ -374,6 +403,12 @@ void nc_tp_rx_core(void *data, struct sk_buff *skb)
 		nc_bh_put(b);
 	}
 	if (nc_skb_loopback(skb)) {
+		/* not timed, but a packet its backlog poll handed on */
+		b = backlog ? nc_bh_get(c) : NULL;
+		if (b) {
+			b->poll_rx++;
+			nc_bh_put(b);
+		}
 		nc_probe_end(t0);
 		return;
 	}
@@ -400,6 +435,8 @@ void nc_tp_rx_list_entry(void *data, const struct sk_buff *skb)
 	}
 	nc_count(NETCOST_CTR_RX_PACKETS, 1);
 	b = nc_bh_get(c);
+	if (b)
+		b->poll_rx++;
 	if (!b || (b->rx.depth && b->rx.owner == current && b->rx.list)) {
 		nc_probe_end(t0);
 		return;

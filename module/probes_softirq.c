@@ -107,8 +107,10 @@ void nc_tp_softirq_entry(void *data, unsigned int vec)
 	nc_probe_end(t0);
 	nc_stamp(c, &st);
 	nc_frame_begin(&b->softirq, &st);
-	if (vec == NET_RX_SOFTIRQ)
+	if (vec == NET_RX_SOFTIRQ) {
 		nc_frame_begin(&b->napi, &st);
+		b->poll_rx = 0;
+	}
 }
 
 void nc_tp_softirq_exit(void *data, unsigned int vec)

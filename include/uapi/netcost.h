@@ -318,6 +318,8 @@ enum netcost_counter {
 	/* NET_RX inside a NAPI thread (RT's backlog threads too) (0.11.0) */
 	NETCOST_CTR_NET_RX_IN_NAPI_THREAD,
 	NETCOST_CTR_NET_RX_IN_NAPI_THREAD_CYCLES,
+	/* frames polls consumed without handing them to the stack (XDP) (0.11.0) */
+	NETCOST_CTR_RX_FRAMES_CONSUMED,
 
 	__NETCOST_CTR_MAX,
 	NETCOST_CTR_MAX = __NETCOST_CTR_MAX - 1

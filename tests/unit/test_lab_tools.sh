@@ -47,6 +47,9 @@ nc-dump-intr|1|family netcost not found
 nc-dumpcheck|2|family netcost not found
 nc-nlfuzz --print-id|2|family netcost not found
 nc-task-slots|0|not ok - netcost family not found
+nc-xdp|2|usage: nc-xdp DEV
+nc-xdp lo fly|2|usage: nc-xdp DEV
+nc-xdp nosuch0 aborted|1|nosuch0: no such device
 CASES
 # nc-hold-tasks (no netlink): N holders, then READY-FILE says N; bad
 # arguments are exit 2

@@ -114,12 +114,13 @@ json_lines() {
 }
 
 # dump_total NAME [FILE] - NAME's total over all CPUs in a JSON dump: a
-# stage's count or a counter's value (empty when it is not there)
+# stage's count or a counter's value (empty when it is not there; the
+# closing braces after an object's last key are not part of it)
 dump_total() {
 	json_lines "$2" | awk -v k="\"$1\":" '
 		$0 == "\"total\":" { t = 1; next }
-		t && $0 == k { getline; sub(/^"count":/, ""); print; exit }
-		t && index($0, k) == 1 { print substr($0, length(k) + 1); exit }'
+		t && $0 == k { getline; sub(/^"count":/, ""); sub(/[]}]+$/, ""); print; exit }
+		t && index($0, k) == 1 { v = substr($0, length(k) + 1); sub(/[]}]+$/, "", v); print v; exit }'
 }
 
 # dump_cpu_count CPU STAGE [FILE] - STAGE's count on CPU in a JSON dump

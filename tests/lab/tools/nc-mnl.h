@@ -21,10 +21,10 @@
 
 #include "uapi/netcost.h"
 
-/* nc_mnl_open - a generic netlink socket bound to an automatic port, or NULL */
-static inline struct mnl_socket *nc_mnl_open(void)
+/* nc_mnl_open_bus - a netlink socket of @bus bound to an automatic port, or NULL */
+static inline struct mnl_socket *nc_mnl_open_bus(int bus)
 {
-	struct mnl_socket *nl = mnl_socket_open(NETLINK_GENERIC);
+	struct mnl_socket *nl = mnl_socket_open(bus);
 
 	if (nl && mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
 		int err = errno;
@@ -34,6 +34,12 @@ static inline struct mnl_socket *nc_mnl_open(void)
 		return NULL;
 	}
 	return nl;
+}
+
+/* nc_mnl_open - a generic netlink socket bound to an automatic port, or NULL */
+static inline struct mnl_socket *nc_mnl_open(void)
+{
+	return nc_mnl_open_bus(NETLINK_GENERIC);
 }
 
 /*
