@@ -143,6 +143,24 @@ out:
 }
 
 /*
+ * nc_poll_bh - where the running task's polls count the packets they
+ * hand on (nc_bh.poll_rx), claiming no task slot (a kthread keeps one it
+ * claims): this CPU's frames, or with NC_BH_PER_TASK the task slot's,
+ * open or not (NULL: the task has no slot, so none of its poll's
+ * entries was counted either)
+ */
+static __always_inline struct nc_bh *nc_poll_bh(struct nc_cpu *c)
+{
+#if NC_BH_PER_TASK
+	struct nc_task *t = nc_task_find(current);
+
+	return t ? &t->bh : NULL;
+#else
+	return &c->bh;
+#endif
+}
+
+/*
  * nc_poll_consumed - a poll of @work frames ended: the frames it did not
  * hand to the stack (XDP's drops, transmits and redirects; the driver's
  * own drops) count in rx_frames_consumed.  The packets it handed are its
@@ -152,7 +170,7 @@ out:
  */
 static void nc_poll_consumed(struct nc_cpu *c, int work)
 {
-	struct nc_bh *b = nc_bh_get(c);
+	struct nc_bh *b = nc_poll_bh(c);
 	u32 handed;
 
 	if (!b)
@@ -161,7 +179,6 @@ static void nc_poll_consumed(struct nc_cpu *c, int work)
 	b->poll_rx = 0;
 	if (work > 0 && (u32)work > handed)
 		nc_count(NETCOST_CTR_RX_FRAMES_CONSUMED, work - handed);
-	nc_bh_put(b);
 }
 
 void nc_tp_napi_poll(void *data, struct napi_struct *napi, int work,
@@ -404,11 +421,9 @@ void nc_tp_rx_core(void *data, struct sk_buff *skb)
 	}
 	if (nc_skb_loopback(skb)) {
 		/* not timed, but a packet its backlog poll handed on */
-		b = backlog ? nc_bh_get(c) : NULL;
-		if (b) {
+		b = backlog ? nc_poll_bh(c) : NULL;
+		if (b)
 			b->poll_rx++;
-			nc_bh_put(b);
-		}
 		nc_probe_end(t0);
 		return;
 	}
