@@ -120,9 +120,6 @@ void nc_napi_thread_mark(void *hook)
 	b = nc_bh_of(this_nc_cpu(), t);
 	if (b && nc_rx_flush_end(b, &st))
 		nc_bh_put(b);
-	/* a poll may start here: its packets are counted from here */
-	if (b)
-		b->poll_rx = 0;
 	if ((t->frames & NC_FRAME_NAPI_THREAD) && t->thr_worked) {
 		nc_record(NETCOST_STAGE_NAPI_THREAD, nc_net(st.now, t->thr_start, t->thr_excl));
 		nc_count(NETCOST_CTR_NAPI_THREAD_EXCL_CYCLES, t->thr_irq);
@@ -165,8 +162,11 @@ static __always_inline struct nc_bh *nc_poll_bh(struct nc_cpu *c)
  * hand to the stack (XDP's drops, transmits and redirects; the driver's
  * own drops) count in rx_frames_consumed.  The packets it handed are its
  * task's rx entries (GRO's included: one entry a frame) and backlog
- * packets since the poll began (NET_RX's start, the previous poll's end,
- * a NAPI thread's mark, a busy-poll loop's start).
+ * packets since the poll began (NET_RX's start, the previous poll's
+ * end).  Not at a NAPI thread's mark or a busy-poll loop's start: on RT
+ * another task's poll on this CPU can be preempted there mid-poll, and
+ * would lose its count (6.12-rt, one frame in 6,000); an entry counted
+ * outside any poll can only make a later poll count fewer.
  */
 static void nc_poll_consumed(struct nc_cpu *c, int work)
 {

@@ -128,15 +128,10 @@ void nc_fe_busy_loop(void *hook, struct ftrace_regs *fregs)
 {
 	struct nc_stamp st;
 	struct nc_task *t;
-	struct nc_bh *b;
 	u64 t0;
 
 	preempt_disable_notrace();
 	t0 = nc_hit(hook);
-	/* its polls' packets are counted from here (rx_frames_consumed) */
-	b = nc_bh_find(this_nc_cpu());
-	if (b)
-		b->poll_rx = 0;
 	t = nc_task_find(current);
 	if (!t || !(t->frames & NC_FRAME_SYSCALL) ||
 	    t->sys_dir != NETCOST_STAGE_SYSCALL_RX)
