@@ -150,6 +150,7 @@ static size_t nc_info_size(void)
 	       nla_total_size(sizeof(u32)) +			/* GENERATION */
 	       nla_total_size(sizeof(u32)) +			/* TASK_SLOTS */
 	       nla_total_size(sizeof(u32)) +			/* TASK_SLOTS_USED */
+	       nla_total_size(sizeof(u32)) +			/* TASK_SLOTS_KTHREADS */
 	       2 * nla_total_size(sizeof(u32)) +		/* PROBE_COST_P50/P90 */
 	       nla_total_size_64bit(sizeof(u64)) +		/* PROBE_COST_SAMPLES */
 	       nla_total_size(sizeof(u32)) +			/* NIC_DEVICES */
@@ -167,6 +168,7 @@ static size_t nc_info_size(void)
 static int nc_info_fill(struct sk_buff *msg, const struct genl_info *info,
 			u8 cmd, bool counts, bool with_hooks)
 {
+	unsigned int kthreads, used;
 	void *hdr;
 
 	hdr = genlmsg_put(msg, info->snd_portid, info->snd_seq, &nc_family, 0, cmd);
@@ -197,11 +199,14 @@ static int nc_info_fill(struct sk_buff *msg, const struct genl_info *info,
 	    nla_put_u32(msg, NETCOST_A_PROBE_COST_P90, nc_probe_cost_pct(90)) ||
 	    nla_put_u32(msg, NETCOST_A_NIC_DEVICES, nc_nic_devices()))
 		goto err_cancel;
-	if (counts &&
-	    (nla_put_u32(msg, NETCOST_A_TASK_SLOTS_USED, nc_tasks_used()) ||
-	     nla_put_u64_64bit(msg, NETCOST_A_PROBE_COST_SAMPLES, nc_probe_cost_samples(),
-			       NETCOST_A_PAD)))
-		goto err_cancel;
+	if (counts) {
+		used = nc_tasks_used(&kthreads);
+		if (nla_put_u32(msg, NETCOST_A_TASK_SLOTS_USED, used) ||
+		    nla_put_u32(msg, NETCOST_A_TASK_SLOTS_KTHREADS, kthreads) ||
+		    nla_put_u64_64bit(msg, NETCOST_A_PROBE_COST_SAMPLES,
+				      nc_probe_cost_samples(), NETCOST_A_PAD))
+			goto err_cancel;
+	}
 	if (nc_config_put(msg) || nc_stages_put(msg) || nc_untraced_put(msg))
 		goto err_cancel;
 	if (with_hooks && nc_hooks_put(msg))

@@ -147,6 +147,7 @@ struct nc_task *__nc_task_get(struct task_struct *p)
 			continue;
 		if (READ_ONCE(t->pid) != p->pid) {
 			memset(&t->state, 0, sizeof(t->state));
+			WRITE_ONCE(t->kind, nc_task_kind(p));
 			WRITE_ONCE(t->pid, p->pid);
 		}
 		return t;
@@ -172,6 +173,7 @@ struct nc_task *__nc_task_get(struct task_struct *p)
 			return nc_task_find(p);
 		}
 		memset(&t->state, 0, sizeof(t->state));
+		WRITE_ONCE(t->kind, nc_task_kind(p));
 		WRITE_ONCE(t->pid, p->pid);
 		atomic_or(BIT(i), &nc_task_hop[home]);
 		return t;
@@ -242,13 +244,24 @@ void nc_tasks_flush(void)
 	}
 }
 
-/* nc_tasks_used - slots held now, for INFO */
-unsigned int nc_tasks_used(void)
+/*
+ * nc_tasks_used - slots held now, for INFO; *@kthreads: of them, those of
+ * the packet path's kernel threads (IRQ and NAPI threads, ksoftirqd), which
+ * keep theirs until they exit
+ */
+unsigned int nc_tasks_used(unsigned int *kthreads)
 {
-	unsigned int i, n = 0;
+	unsigned int i, n = 0, k = 0;
 
-	for (i = 0; i < nc_task_slots; i++)
-		n += !!READ_ONCE(nc_tasks[i].task);
+	for (i = 0; i < nc_task_slots; i++) {
+		const struct nc_task *t = &nc_tasks[i];
+
+		if (!READ_ONCE(t->task))
+			continue;
+		n++;
+		k += READ_ONCE(t->kind) != NC_TASK_OTHER;
+	}
+	*kthreads = k;
 	return n;
 }
 

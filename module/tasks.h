@@ -64,6 +64,7 @@ enum nc_waker {
 struct nc_task {
 	struct task_struct *task;	/* key; NULL = free slot */
 	pid_t pid;
+	u8 kind;			/* enum nc_task_kind of the task, at its claim */
 	struct_group(state,
 #if NC_BH_PER_TASK
 		struct nc_bh bh;	/* softirq frames, NC_FRAME_BH */
@@ -209,7 +210,7 @@ static __always_inline struct nc_task *nc_task_get(struct task_struct *p)
 void nc_task_put(struct nc_task *t);
 void nc_task_release(struct task_struct *p);
 void nc_tasks_flush(void);
-unsigned int nc_tasks_used(void);
+unsigned int nc_tasks_used(unsigned int *kthreads);
 void nc_task_switched_in(struct nc_task *t, u64 now);
 
 /*

@@ -70,6 +70,7 @@ enum netcost_attr {
 	NETCOST_A_NAPI,			/* nest, repeated (STATS): netcost_napi_attr (0.9.0) */
 	NETCOST_A_NIC_DEVICES,		/* u32: devices with a parent: names that find NIC IRQs */
 	NETCOST_A_UNTRACED,		/* nest, repeated (INFO): netcost_untraced_attr */
+	NETCOST_A_TASK_SLOTS_KTHREADS,	/* u32: of those, IRQ/NAPI threads, ksoftirqd (0.11.0) */
 
 	__NETCOST_A_MAX,
 	NETCOST_A_MAX = __NETCOST_A_MAX - 1

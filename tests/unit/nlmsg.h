@@ -21,6 +21,7 @@ enum nlmsg_uapi {
 	NLMSG_0_3,	/* + buckets as one packed run, the layout in each STATS message */
 	NLMSG_0_4,	/* + the probe self-cost's median, 90th percentile and samples */
 	NLMSG_0_9,	/* + each CPU's NAPI instances */
+	NLMSG_0_11,	/* + the kernel threads' task slots */
 };
 
 /* nlmsg_start - a reply header of @cmd at @buf */
@@ -87,6 +88,8 @@ static inline struct nlmsghdr *nlmsg_info(void *buf, const struct nc_model *m,
 		return nlh;
 	mnl_attr_put_u32(nlh, NETCOST_A_TASK_SLOTS, 1024);
 	mnl_attr_put_u32(nlh, NETCOST_A_TASK_SLOTS_USED, 17);
+	if (v >= NLMSG_0_11)
+		mnl_attr_put_u32(nlh, NETCOST_A_TASK_SLOTS_KTHREADS, 5);
 	if (v >= NLMSG_0_4) {
 		mnl_attr_put_u32(nlh, NETCOST_A_PROBE_COST_P50, info->probe_cost_p50);
 		mnl_attr_put_u32(nlh, NETCOST_A_PROBE_COST_P90, info->probe_cost_p90);

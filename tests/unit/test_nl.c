@@ -199,6 +199,13 @@ static void test_round_trip(void **state)
 	round_trip(buf, a, b, NLMSG_0_9, "rt-0.9.bin");
 	assert_int_equal(b->total.nr_napi, a->total.nr_napi);
 	assert_int_equal(b->total.napi[1].polls, a->total.napi[1].polls);
+	assert_false(b->info.has_task_slots_kthreads);
+	nc_model_free(b);
+	/* 0.11.0: and the kernel threads' share of the task table */
+	round_trip(buf, a, b, NLMSG_0_11, "rt-0.11.bin");
+	assert_true(b->info.has_task_slots_kthreads);
+	assert_int_equal(b->info.task_slots_kthreads, 5);
+	assert_int_equal(b->info.task_slots_used, 17);
 	nc_model_free(a);
 	nc_model_free(b);
 	free(a);

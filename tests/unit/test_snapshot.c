@@ -454,6 +454,8 @@ static void test_field_tables(void **state)
 	a->info.has_task_slots = true;
 	a->info.task_slots = 4096;
 	a->info.task_slots_used = 17;
+	a->info.has_task_slots_kthreads = true;
+	a->info.task_slots_kthreads = 4;
 	a->info.config.nr_nic_irqs = 2;
 	a->info.config.nic_irq[1] = 12;
 	strcpy(a->info.stage[0].name, "hardirq");
@@ -488,6 +490,8 @@ static void test_field_tables(void **state)
 	assert_int_equal(b->info.hook[2].missed, 12);
 	assert_true(b->info.hook[1].group & (1u << 30));
 	assert_int_equal(b->info.task_slots_used, 17);
+	assert_true(b->info.has_task_slots_kthreads);
+	assert_int_equal(b->info.task_slots_kthreads, 4);
 	json_decref(jb);
 	nc_model_free(b);
 

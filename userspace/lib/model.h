@@ -161,6 +161,8 @@ struct nc_info {
 	bool has_task_slots;		/* sent by modules from 0.2.0 */
 	uint32_t task_slots;
 	uint32_t task_slots_used;
+	bool has_task_slots_kthreads;	/* INFO TASK_SLOTS_KTHREADS: modules from 0.11.0 */
+	uint32_t task_slots_kthreads;	/* of task_slots_used: IRQ/NAPI threads, ksoftirqd */
 	bool has_nic_devices;		/* INFO NIC_DEVICES: absent from older modules */
 	uint32_t nic_devices;		/* devices whose names find NIC IRQs */
 	unsigned int nr_untraced;

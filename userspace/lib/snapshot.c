@@ -181,6 +181,9 @@ static const struct nc_field nc_info_fields[] = {
 	/* null from modules before 0.2.0 */
 	F_NULLABLE(nc_info, "task_slots", NC_F_U32, task_slots, has_task_slots),
 	F_NULLABLE(nc_info, "task_slots_used", NC_F_U32, task_slots_used, has_task_slots),
+	/* null from modules before 0.11.0, absent in older files */
+	F_NULLABLE(nc_info, "task_slots_kthreads", NC_F_U32, task_slots_kthreads,
+		   has_task_slots_kthreads),
 	/* null from modules that did not send it */
 	F_NULLABLE(nc_info, "nic_devices", NC_F_U32, nic_devices, has_nic_devices),
 	F_OBJECT(nc_info, "config", config, nc_config_fields),

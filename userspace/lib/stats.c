@@ -50,6 +50,7 @@ static const struct nc_pol nc_info_pol[NETCOST_A_MAX + 1] = {
 	POL(NETCOST_A_PROBE_COST_SAMPLES, U64, false),
 	POL(NETCOST_A_NIC_DEVICES, U32, false),
 	POL(NETCOST_A_UNTRACED, NESTED, false),
+	POL(NETCOST_A_TASK_SLOTS_KTHREADS, U32, false),
 };
 
 static const struct nc_pol nc_config_get_pol[NETCOST_A_MAX + 1] = {
@@ -361,6 +362,10 @@ int nc_parse_info_msg(const struct nlmsghdr *nlh, struct nc_info *info)
 		info->has_task_slots = true;
 		info->task_slots = mnl_attr_get_u32(tb[NETCOST_A_TASK_SLOTS]);
 		info->task_slots_used = mnl_attr_get_u32(tb[NETCOST_A_TASK_SLOTS_USED]);
+	}
+	if (tb[NETCOST_A_TASK_SLOTS_KTHREADS]) {
+		info->has_task_slots_kthreads = true;
+		info->task_slots_kthreads = mnl_attr_get_u32(tb[NETCOST_A_TASK_SLOTS_KTHREADS]);
 	}
 	if (tb[NETCOST_A_NIC_DEVICES]) {
 		info->has_nic_devices = true;

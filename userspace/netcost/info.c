@@ -149,10 +149,14 @@ static void nc_print_info(const struct nc_info *info, json_t *o, const struct nc
 	printf("\nhistograms:   %u buckets, %u sub-bits: percentiles within %.1f%%\n",
 	       info->hist_buckets, info->hist_sub_bits, 100.0 * NC_HIST_REL_ERROR);
 	printf("memory:       %u bytes per CPU\n", info->mem_per_cpu);
-	if (info->has_task_slots)
-		printf("task table:   %u of %u slots held (a task whose 32-slot window is full is not\n"
-		       "              measured: its events count in task_table_full)\n",
-		       info->task_slots_used, info->task_slots);
+	if (info->has_task_slots) {
+		printf("task table:   %u of %u slots held", info->task_slots_used, info->task_slots);
+		if (info->has_task_slots_kthreads)
+			printf(", %u by IRQ and NAPI threads and ksoftirqd (kept until they exit)",
+			       info->task_slots_kthreads);
+		printf("\n              (a task whose 32-slot window is full is not measured:\n"
+		       "              its events count in task_table_full)\n");
+	}
 	for (size_t u = 0; u < info->nr_untraced; u++) {
 		const struct nc_untraced *v = &info->untraced[u];
 
