@@ -26,10 +26,14 @@
 /*
  * The bands (issue 20, item 3): a stage's residual (netcost's mean less
  * the replay's) is compared with the one committed in residuals.md for
- * the same kernel, CPU and stage.  A short stage (committed replay mean
- * under 5,000 cycles) keeps its documented offset within 40 cycles; a
- * long one stays within 1.5% and moves by at most 1.5 points from the
- * committed residual; the per-packet total the same within 1%.
+ * the same kernel, CPU and stage.  A short stage keeps its documented
+ * offset within 40 cycles; a long one stays within 1.5% and moves by at
+ * most 1.5 points from the committed residual; the per-packet total the
+ * same within 1%.  Short: the replay's median or mean event under 5,000
+ * cycles, when the table is written (its band column says which, and the
+ * compare follows it): a stage of mostly short events carries a short
+ * stage's per-event offset, whatever a few long events do to its mean
+ * (7.3-rt-smp2's cpu1 softirq_other: mean 5,145, offset -85 = -1.66%).
  */
 #define MEAN_SMALL	5000.0
 #define BAND_SHORT	40.0
@@ -435,9 +439,12 @@ static double mean(uint64_t sum, uint64_t n)
 }
 
 /* the committed residuals (residuals.md): one row per kernel, CPU and stage */
+enum resid_class { RC_MEAN, RC_SHORT, RC_LONG };
+
 struct resid {
 	char kernel[32], cpu[16], name[64];
 	double nc, rp;
+	enum resid_class cls;	/* from the band column; RC_MEAN: by its mean */
 };
 static struct resid *resids;
 static size_t nresids;
@@ -488,6 +495,11 @@ static void load_residuals(const char *file)
 		r.rp = strtod(col[5], &end);
 		if (end == col[5] || *end)
 			continue;
+		/* "±40 cycles": short; "±1.5%": long; "-64..+40 cycles": an offset */
+		if (strchr(col[7], '%'))
+			r.cls = RC_LONG;
+		else if (strstr(col[7], "cycles") && !strstr(col[7], ".."))
+			r.cls = RC_SHORT;
 		snprintf(r.kernel, sizeof(r.kernel), "%s", col[0]);
 		snprintf(r.cpu, sizeof(r.cpu), "%s", col[1]);
 		snprintf(r.name, sizeof(r.name), "%s", col[2]);
@@ -524,6 +536,12 @@ static int switch_wait(const char *name)
 {
 	return !strcmp(name, "wakeup_latency") || !strcmp(name, "runq_wait_irq_thread") ||
 	       !strcmp(name, "runq_wait_ksoftirqd");
+}
+
+/* resid_short - whether a committed row is held in cycles (a short stage) */
+static int resid_short(const struct resid *e)
+{
+	return e->cls == RC_MEAN ? e->rp < MEAN_SMALL : e->cls == RC_SHORT;
 }
 
 /* resid_kernel - whether the committed table has this kernel at all */
@@ -577,7 +595,7 @@ static int band_ok(const char *cpu, const char *name, double nc, double rp, doub
 		snprintf(why, len, "%+.0f cycles, committed %+.0f, band %+.0f..%+.0f (one-sided)",
 			 d, d0, lo, hi);
 		ok = d >= lo && d <= hi;
-	} else if (e->rp < MEAN_SMALL) {
+	} else if (resid_short(e)) {
 		if (sh || lg)
 			snprintf(why, len, "%+.0f cycles, committed %+.0f, band %+.0f..%+.0f",
 				 d, d0, -BAND_SHORT - sh, BAND_SHORT + lg);
@@ -606,7 +624,21 @@ static double resid_offset(const char *cpu, const char *name)
 {
 	const struct resid *e = resid_find(cpu, name);
 
-	return e && (e->rp < MEAN_SMALL || switch_wait(name)) ? e->nc - e->rp : 0;
+	return e && (resid_short(e) || switch_wait(name)) ? e->nc - e->rp : 0;
+}
+
+/* r_median_lo - the low end of the bucket of the replay's median event */
+static double r_median_lo(const struct rhist *r)
+{
+	uint64_t rank = (r->count + 1) / 2, cum = 0;
+	unsigned int i;
+
+	for (i = 0; i < HIST_BUCKETS; i++) {
+		cum += r->b[i];
+		if (cum >= rank && cum)
+			return (double)hist_lo(i);
+	}
+	return INFINITY;
 }
 
 static void where_they_disagree(const struct rhist *r, const struct nhist *n,
@@ -823,7 +855,7 @@ static void cmp_stage(int cpu, int s, const struct rhist *r, const struct nhist 
 	fprintf(tsv, "%s\tcpu%d\t%s\t%llu\t%llu\t%.1f\t%.1f\t%s\t%s\n", label, cpu, stage_name[s],
 		(unsigned long long)n->count, (unsigned long long)r->count, mn, mr,
 		s == ST_NAPI_POLL_WORK || !mr ? "exact" : switch_wait(stage_name[s]) ? "offset" :
-		mr < MEAN_SMALL ? "short" : "long",
+		mr < MEAN_SMALL || r_median_lo(r) < MEAN_SMALL ? "short" : "long",
 		ok_count && ok_mean ? "ok" : "FAIL");
 	if (r->count && n->count)
 		cmp_hist(cpus, s, r, n);
@@ -844,14 +876,27 @@ static void cmp_counter(json_t *c, int cpu, int i, const struct rstats *rs)
 	size_t l = strlen(nm);
 	char why[192] = "exact", what[96], cpus[16];
 	int ok, per_event = 0, s;
+	double med = INFINITY;	/* the replay's median event, where it has them */
 	struct nhist n;
 
 	if (!strncmp(nm, "runq_wait_behind_", 17)) {
+		struct rhist w;
+		unsigned int b;
+
+		memset(&w, 0, sizeof(w));
 		for (s = ST_RUNQ_WAIT_LOAD; s <= ST_RUNQ_WAIT_KSOFTIRQD; s++) {
 			nc_stage(c, stage_name[s], &n);
 			cn += n.count;
 			cr += rs->h[cpu][s].count;
+			w.count += rs->h[cpu][s].count;
+			for (b = 0; b < HIST_BUCKETS; b++)
+				w.b[b] += rs->h[cpu][s].b[b];
 		}
+		/*
+		 * a wait's offset (+108 cycles on 6.12) lands in the class it
+		 * ends behind: short when the waits are
+		 */
+		med = r_median_lo(&w);
 		per_event = 1;
 	} else if (i == C_IRQ_THREAD_EXCL_CYCLES || i == C_NAPI_THREAD_EXCL_CYCLES) {
 		/* per irq_thread or napi_thread run */
@@ -879,7 +924,7 @@ static void cmp_counter(json_t *c, int cpu, int i, const struct rstats *rs)
 			     rs->camb_long[cpu][i] / cr, why, sizeof(why));
 		fprintf(tsv, "%s\tcpu%d\t%s\t%llu\t%llu\t%.1f\t%.1f\t%s\t%s\n", label, cpu, nm,
 			(unsigned long long)cn, (unsigned long long)cr, mn, mr,
-			mr < MEAN_SMALL ? "short" : "long", ok ? "ok" : "FAIL");
+			mr < MEAN_SMALL || med < MEAN_SMALL ? "short" : "long", ok ? "ok" : "FAIL");
 	} else {
 		ok = vn == vr && cn == cr;
 		if (per_event)

@@ -295,6 +295,7 @@ window() {
 }
 
 echo "${LAB_ICOUNT:-0}" > "$out/icount"
+nproc > "$out/cpus"
 window softirq 0
 window threaded 1
 if [ -w $RPS ]; then
