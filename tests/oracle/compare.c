@@ -522,12 +522,19 @@ static const struct resid *resid_find(const char *cpu, const char *name)
 	return NULL;
 }
 
+/* cycles_sum - a "_cycles" counter: a sum of cycles over the counter before it */
+static int cycles_sum(const char *name)
+{
+	size_t l = strlen(name);
+
+	return l > 7 && !strcmp(name + l - 7, "_cycles");
+}
+
 /* blocked_wait - a load task's sleeps and their split by waker */
 static int blocked_wait(const char *name)
 {
 	return !strcmp(name, "blocked_load") ||
-	       (!strncmp(name, "blocked_load_woken_by_", 22) &&
-		strlen(name) > 7 && !strcmp(name + strlen(name) - 7, "_cycles"));
+	       (!strncmp(name, "blocked_load_woken_by_", 22) && cycles_sum(name));
 }
 
 /*
@@ -664,20 +671,6 @@ static double resid_offset(const char *cpu, const char *name)
 	return e && (resid_short(e) || switch_wait(name)) ? e->nc - e->rp : 0;
 }
 
-/* r_median_lo - the low end of the bucket of the replay's median event */
-static double r_median_lo(const struct rhist *r)
-{
-	uint64_t rank = (r->count + 1) / 2, cum = 0;
-	unsigned int i;
-
-	for (i = 0; i < HIST_BUCKETS; i++) {
-		cum += r->b[i];
-		if (cum >= rank && cum)
-			return (double)hist_lo(i);
-	}
-	return INFINITY;
-}
-
 static void where_they_disagree(const struct rhist *r, const struct nhist *n,
 				const struct rstats *rs)
 {
@@ -746,7 +739,8 @@ static void where_they_disagree(const struct rhist *r, const struct nhist *n,
  */
 static double ps_rate, ps_cost;
 
-static unsigned int nc_pct_bucket(const struct nhist *n, double q, uint64_t total)
+/* pct_bucket - the bucket of quantile @q of @total events in buckets @b */
+static unsigned int pct_bucket(const uint64_t *b, double q, uint64_t total)
 {
 	uint64_t rank = (uint64_t)ceil(q * total), cum = 0;
 	unsigned int i;
@@ -754,11 +748,17 @@ static unsigned int nc_pct_bucket(const struct nhist *n, double q, uint64_t tota
 	if (rank < 1)
 		rank = 1;
 	for (i = 0; i < HIST_BUCKETS; i++) {
-		cum += n->b[i];
+		cum += b[i];
 		if (cum >= rank)
 			return i;
 	}
 	return HIST_BUCKETS - 1;
+}
+
+/* median_lo - the low end of the median's bucket of @total events in @b */
+static double median_lo(const uint64_t *b, uint64_t total)
+{
+	return total ? (double)hist_lo(pct_bucket(b, 0.5, total)) : INFINITY;
 }
 
 /* the replay's quantile @q of its sorted values @v */
@@ -811,7 +811,7 @@ static void cmp_hist(const char *cpus, int s, const struct rhist *r, const struc
 		 */
 		double rq = rp_quantile(v, r->nev, q[k]);
 		double rl = rp_quantile(vl, r->nev, q[k]), rh = rp_quantile(vh, r->nev, q[k]);
-		unsigned int nb = nc_pct_bucket(n, q[k], total), rb0, rb1;
+		unsigned int nb = pct_bucket(n->b, q[k], total), rb0, rb1;
 		int good;
 
 		rb0 = hist_index((uint64_t)fmin(rq, rl));
@@ -892,7 +892,7 @@ static void cmp_stage(int cpu, int s, const struct rhist *r, const struct nhist 
 	fprintf(tsv, "%s\tcpu%d\t%s\t%llu\t%llu\t%.1f\t%.1f\t%s\t%s\n", label, cpu, stage_name[s],
 		(unsigned long long)n->count, (unsigned long long)r->count, mn, mr,
 		s == ST_NAPI_POLL_WORK || !mr ? "exact" : switch_wait(stage_name[s]) ? "offset" :
-		mr < MEAN_SMALL || r_median_lo(r) < MEAN_SMALL ? "short" : "long",
+		mr < MEAN_SMALL || median_lo(r->b, r->count) < MEAN_SMALL ? "short" : "long",
 		ok_count && ok_mean ? "ok" : "FAIL");
 	if (r->count && n->count)
 		cmp_hist(cpus, s, r, n);
@@ -910,30 +910,28 @@ static void cmp_counter(json_t *c, int cpu, int i, const struct rstats *rs)
 {
 	uint64_t vn = nc_counter(c, counter_name[i]), vr = rs->c[cpu][i], cn = 0, cr = 0;
 	const char *nm = counter_name[i];
-	size_t l = strlen(nm);
 	char why[192] = "exact", what[96], cpus[16];
 	int ok, per_event = 0, s;
 	double med = INFINITY;	/* the replay's median event, where it has them */
 	struct nhist n;
 
 	if (!strncmp(nm, "runq_wait_behind_", 17)) {
-		struct rhist w;
+		uint64_t wb[HIST_BUCKETS] = { 0 }, wn = 0;
 		unsigned int b;
 
-		memset(&w, 0, sizeof(w));
 		for (s = ST_RUNQ_WAIT_LOAD; s <= ST_RUNQ_WAIT_KSOFTIRQD; s++) {
 			nc_stage(c, stage_name[s], &n);
 			cn += n.count;
 			cr += rs->h[cpu][s].count;
-			w.count += rs->h[cpu][s].count;
+			wn += rs->h[cpu][s].count;
 			for (b = 0; b < HIST_BUCKETS; b++)
-				w.b[b] += rs->h[cpu][s].b[b];
+				wb[b] += rs->h[cpu][s].b[b];
 		}
 		/*
 		 * a wait's offset (+108 cycles on 6.12) lands in the class it
 		 * ends behind: short when the waits are
 		 */
-		med = r_median_lo(&w);
+		med = median_lo(wb, wn);
 		per_event = 1;
 	} else if (i == C_IRQ_THREAD_EXCL_CYCLES || i == C_NAPI_THREAD_EXCL_CYCLES) {
 		/* per irq_thread or napi_thread run */
@@ -942,7 +940,7 @@ static void cmp_counter(json_t *c, int cpu, int i, const struct rstats *rs)
 		cn = n.count;
 		cr = rs->h[cpu][s].count;
 		per_event = 1;
-	} else if (l > 7 && !strcmp(nm + l - 7, "_cycles")) {
+	} else if (cycles_sum(nm)) {
 		cn = nc_counter(c, counter_name[i - 1]);
 		cr = rs->c[cpu][i - 1];
 		per_event = 1;
