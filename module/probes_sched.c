@@ -13,9 +13,11 @@
  * time reaches finish_task_switch() through schedule_tail(), which counts
  * the same way.
  *
- * The same two points drive the frame clocks (clock.c, tasks.c): the
- * outgoing task's frames stop where ctx_switch starts, the incoming
- * task's resume where it ends, so the switch is charged once, here.
+ * The frame clocks (clock.c, tasks.c) stop at the sched_switch probe's
+ * first act and resume at the finish_task_switch() hook's last act, so
+ * that a preempted frame holds none of netcost's own switch work, which
+ * lies in no stage (nor does ftrace's: the oracle's stub places both
+ * stamps, tests/oracle/README.md).
  * sched_switch looks each of the two tasks up in the task table once,
  * and hands the incoming one's slot to finish_task_switch() through
  * nc_cpu (IRQs stay off between the two, on this CPU).
@@ -44,13 +46,20 @@ void nc_tp_sched_switch(void *data, bool preempt, struct task_struct *prev,
 			struct task_struct *next, unsigned int prev_state)
 {
 	NC_TP_GUARD()
-	u64 t0 = nc_hit(data);
 	struct nc_cpu *c = this_nc_cpu();
-	enum nc_task_kind kp = nc_task_kind(prev);
-	enum nc_task_kind kn = nc_task_kind(next);
+	enum nc_task_kind kp, kn;
 	struct nc_task *tp, *tn;
 	struct nc_stamp st;
+	u64 t0, now;
 
+	/*
+	 * the outgoing task's frames stop at the probe's first act: none of
+	 * netcost's switch work below is theirs (nor ctx_switch's)
+	 */
+	nc_stamp(c, &st);
+	t0 = nc_hit(data);
+	kp = nc_task_kind(prev);
+	kn = nc_task_kind(next);
 	nc_count(NETCOST_CTR_CTX_SWITCHES, 1);
 	if (kp == NC_TASK_IRQ_THREAD || kn == NC_TASK_IRQ_THREAD)
 		nc_count(NETCOST_CTR_CTX_SWITCHES_IRQ_THREAD, 1);
@@ -64,25 +73,27 @@ void nc_tp_sched_switch(void *data, bool preempt, struct task_struct *prev,
 	     nc_task_get(prev) : nc_task_find(prev);
 	tn = nc_task_find(next);
 
-	/* before the stamp: the work after it is what the oracle models */
 	nc_wait_switch(preempt, prev_state, prev, tp, kp, next, tn, kn);
-	nc_stamp(c, &st);
+	/* wakeup_latency ends after the look-ups, where the oracle places it */
+	now = nc_now();
 	nc_frames_pause(nc_bh_of(c, tp), prev, &st);
 	nc_task_pause(tp, &st);
 	if (kn != NC_TASK_OTHER)
-		nc_task_switched_in(tn, st.now);
+		nc_task_switched_in(tn, now);
 	c->switch_next = next;
 	c->switch_slot = tn;
 	c->switch_stage = kp != NC_TASK_OTHER || kn != NC_TASK_OTHER ||
 			  (tp && tp->load) || (tn && tn->load) ?
 			  NETCOST_STAGE_CTX_SWITCH : NETCOST_STAGE_CTX_SWITCH_OTHER;
-	if (!READ_ONCE(nc_resume_in_fts)) {
-		nc_frames_resume(nc_bh_of(c, tn), next, &st);
-		nc_task_resume(tn, &st);
-	}
 	/* its last switch: whatever it claimed after sched_process_exit goes */
 	if (unlikely(prev_state & TASK_DEAD) && tp)
 		nc_task_release(prev);
+	/* without the finish_task_switch() hook the frames resume here */
+	if (!READ_ONCE(nc_resume_in_fts)) {
+		nc_stamp(c, &st);
+		nc_frames_resume(nc_bh_of(c, tn), next, &st);
+		nc_task_resume(tn, &st);
+	}
 	nc_probe_end(t0);
 	/*
 	 * ctx_switch starts as the probe's last act, so that none of the
@@ -113,10 +124,15 @@ static __always_inline void nc_finish_task_switch(void *hook)
 	}
 	t = c->switch_next == current ? c->switch_slot : nc_task_find(current);
 	c->switch_next = NULL;
-	nc_frames_resume(nc_bh_of(c, t), current, &st);
-	nc_task_resume(t, &st);
 	nc_wait_flush();
 	nc_probe_end(t0);
+	/*
+	 * the incoming task's frames resume at the hook's last act: none of
+	 * netcost's switch work above is theirs
+	 */
+	nc_stamp(c, &st);
+	nc_frames_resume(nc_bh_of(c, t), current, &st);
+	nc_task_resume(t, &st);
 }
 
 void nc_fe_finish_task_switch(void *hook, struct ftrace_regs *fregs)

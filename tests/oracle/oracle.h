@@ -137,6 +137,12 @@ struct rstats {
 	 */
 	uint64_t exit_inferred, exit_inferred_runs;
 	uint64_t page_firsts;		/* lines that were a ring-buffer page's first event */
+	/*
+	 * the stub's stamps at the switches netcost's frames pause and
+	 * resume at (struct model's sw): switches and switch-ins that found
+	 * theirs, and those that did not
+	 */
+	uint64_t sw_pause, sw_pause_missed, sw_resume, sw_resume_missed;
 	char comm[65536][16];		/* last comm seen per pid (for output) */
 };
 
@@ -166,6 +172,22 @@ struct model {
 	int stock;		/* not PREEMPT_RT (uname.txt): softirqs run at irq_exit() */
 	int exit_kprobe;	/* the recording made the irq_exit_rcu_e kprobe event (events.txt) */
 	unsigned int tsc_khz;
+	/*
+	 * where netcost's frames pause and resume at a switch (0.12.0: its
+	 * sched_switch probe's first act, its finish_task_switch() hook's
+	 * last act), placed per switch by the oracle's stub, loaded before
+	 * netcost in phase B (record.sh, switch-stub.stamps): its "s" stamps
+	 * (a sched_switch probe's first act, the probe before netcost's)
+	 * and "f" stamps (an ftrace_ops callback's first act, called after
+	 * netcost's), each CPU's sorted; e_sw, from one probe's first act to
+	 * the next one's; l_sw, from one callback's last act to the next
+	 * one's first; p_sw, the part of ftrace's event before its
+	 * timestamp (the model's times are ftrace's: the stamps' plus p_sw)
+	 */
+	const uint64_t *sw_s[MAX_CPUS], *sw_f[MAX_CPUS];
+	size_t sw_s_n[MAX_CPUS], sw_f_n[MAX_CPUS];
+	int sw_stamps;			/* the recording has them */
+	double e_sw, l_sw, p_sw;
 	/* which hooks netcost attached (by tracepoint or symbol name) */
 	char hooks[64][64];
 	int nhooks;

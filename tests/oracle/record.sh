@@ -8,8 +8,9 @@
 #
 # Writes to /mnt/out: calib.txt, nc.json (netcost's snapshot),
 # trace.txt (the raw ftrace text), trace-cpuN.raw (its ring-buffer
-# pages), fts-stub.trace and fts-stub.stamps (d: the stub module
-# $STUB), interrupts.txt, trace-stats.txt, kprobe-profile.txt,
+# pages), fts-stub.trace and fts-stub.stamps (d, E, L: the stub
+# module $STUB), switch-stub.stamps (the stub's stamps at phase B's
+# switches), interrupts.txt, trace-stats.txt, kprobe-profile.txt,
 # uname.txt, events.txt (the events and kprobe events that were on),
 # record.log.
 # The order of registration matters and is part of the method
@@ -179,7 +180,7 @@ ftrace_off
 if [ -z "${STUB:-}" ] || [ ! -r "$STUB" ]; then
 	die "no stub ftrace_ops module (STUB=${STUB:-unset})"
 fi
-insmod "$STUB" sym="$FTS" || die "insmod $STUB sym=$FTS"
+insmod "$STUB" sym="$FTS" mode=2 || die "insmod $STUB sym=$FTS mode=2"
 kp "p:oracle_cal/fts $FTS"
 kp "p:oracle_cal/fts_cal $FTS"
 echo 1 > events/oracle_cal/enable || die "enable the fts calibration events"
@@ -198,6 +199,18 @@ echo "-:oracle_cal/fts_cal" >> kprobe_events
 echo > trace
 rmmod ncstub || die "rmmod ncstub"
 echo "fts_stub_pipe ${_v#* }" >> $OUT/calib.txt
+
+# ---- where netcost's frames pause and resume at each switch ----
+# netcost's sched_switch probe pauses the outgoing task's frames as its
+# first act, its finish_task_switch() hook resumes the incoming task's
+# as its last act (Documentation/stages.md, "time off CPU").  The stub,
+# loaded again before netcost (mode 1: one probe, one callback), stamps
+# every switch just before netcost's probe and every switch-in just after
+# netcost's callback; the stub phase above measured how far a probe's
+# first act lies from the next one's (its s and t stamps: E) and a
+# callback's from the next one's (f and h: L), so the replay places
+# netcost's two stamps switch by switch (compare.c, replay.c sw_pause()).
+insmod "$STUB" sym="$FTS" mode=1 n=262144 || die "insmod $STUB sym=$FTS mode=1"
 
 # ---- netcost, first: its probes run before ftrace's on every tracepoint ----
 insmod /lib/netcost/netcost.ko || die "insmod"
@@ -251,6 +264,7 @@ cat per_cpu/cpu*/stats > $OUT/trace-stats.txt
 # each kprobe event's hits and the hits it missed (a kprobe inside
 # another's handler is missed: compare.c, exit_missed_check())
 cat kprobe_profile > $OUT/kprobe-profile.txt
+cat /proc/ncstub > $OUT/switch-stub.stamps || die "cat /proc/ncstub"
 uname -v > $OUT/uname.txt
 cat trace > $OUT/trace.txt || die "cat trace"
 # the same events as ring-buffer pages (reading them empties the buffer,
@@ -261,4 +275,5 @@ for d in per_cpu/cpu*; do
 done
 ftrace_off
 rmmod netcost
+rmmod ncstub
 say "done: $(wc -l < $OUT/trace.txt) trace lines"

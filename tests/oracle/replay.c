@@ -204,6 +204,9 @@ struct cpu {
 		double hs0;		/* hard + soft totals at its start */
 	} blk[4];
 	int nblk;
+	/* the stub's stamps (struct model's sw_*): the next ones to match */
+	size_t sw_si, sw_fi;
+	uint64_t sw_last;		/* the last sched_switch's raw ts */
 };
 
 static struct task *tasks;
@@ -1132,6 +1135,63 @@ static void ev_sched_wakeup(int c, uint64_t ts, const char *args)
 	wait_queued(t, cpu, at, ts);
 }
 
+/*
+ * Where netcost's frames pause at a switch (Documentation/stages.md,
+ * "time off CPU"): its sched_switch probe's first act.  The stub's probe
+ * runs just before netcost's (record.sh, phase B) and stamps as its first
+ * act: netcost's stamp is one probe's step (e_sw) later, which in the
+ * model's times (ftrace's) is p_sw later still.  The stub's stamp of this
+ * switch is the CPU's last one before ftrace's event, after its previous
+ * switch.  Without stamps (ftrace's own times, or netcost not at
+ * sched_switch): @out.  A switch without its stamp is counted
+ * (sw_pause_missed: compare.c fails on it) and placed at @out.
+ */
+static double sw_pause(int c, uint64_t ts, double out)
+{
+	struct cpu *p = &cpus[c];
+	const uint64_t *v = M->sw_s[c];
+	size_t n = M->sw_s_n[c];
+	uint64_t last = p->sw_last;
+
+	p->sw_last = ts;
+	if (!M->sw_stamps || !model_hooked(M, "sched_switch"))
+		return out;
+	while (p->sw_si < n && v[p->sw_si] < ts)
+		p->sw_si++;
+	if (!p->sw_si || v[p->sw_si - 1] <= last) {
+		R->sw_pause_missed++;
+		return out;
+	}
+	R->sw_pause++;
+	return (double)v[p->sw_si - 1] + M->e_sw + M->p_sw;
+}
+
+/*
+ * Where netcost's frames resume: its finish_task_switch() hook's last
+ * act.  The stub's ftrace_ops callback is called right after netcost's
+ * and stamps as its first act, l_sw after netcost's last act: its first
+ * stamp on the CPU after the fts event @ts, before the CPU's next
+ * switch.  Without stamps: @in.
+ */
+static double sw_resume(int c, uint64_t ts, double in, const char *sym)
+{
+	struct cpu *p = &cpus[c];
+	const uint64_t *v = M->sw_f[c];
+	size_t n = M->sw_f_n[c];
+
+	if (!M->sw_stamps || !model_hooked(M, sym))
+		return in;
+	while (p->sw_fi < n && v[p->sw_fi] <= ts)
+		p->sw_fi++;
+	/* one switch-in's callbacks run with interrupts off: far below 100,000 */
+	if (p->sw_fi == n || v[p->sw_fi] - ts > 100000) {
+		R->sw_resume_missed++;
+		return in;
+	}
+	R->sw_resume++;
+	return (double)v[p->sw_fi] - M->l_sw + M->p_sw;
+}
+
 static void ev_sched_switch(int c, uint64_t ts, const char *args)
 {
 	struct cpu *p = &cpus[c];
@@ -1185,7 +1245,7 @@ static void ev_sched_switch(int c, uint64_t ts, const char *args)
 	}
 	tp->cpu = -1;
 	tp->off = 1;
-	tp->off_since = out;
+	tp->off_since = sw_pause(c, ts, out);
 	tp->on_rq = st && st[0] == 'R';
 
 	/* wakeup_latency ends when the thread is put on the CPU */
@@ -1215,7 +1275,7 @@ static void ev_finish_task_switch(int c, uint64_t ts, int pid, const char *sym)
 		p->ss_pending = 0;
 	}
 	if (t->off) {
-		t->off_acc += in - t->off_since;
+		t->off_acc += sw_resume(c, ts, in, sym) - t->off_since;
 		t->off = 0;
 	}
 	t->cpu = c;

@@ -210,6 +210,21 @@ bool nc_ctx_switch_holds_all(const struct nc_model *m)
 }
 
 /*
+ * nc_frames_hold_switch_work - whether @m's frames hold netcost's own
+ * work at a context switch: until netcost 0.12.0 a preempted frame
+ * paused after the sched_switch probe's task look-ups and waiting-stage
+ * work and resumed before the finish_task_switch() hook's bookkeeping
+ * (about 4-5% of syscall_tx on RT, where the sender is preempted about
+ * twice a call); since, it pauses at the probe's first act and resumes at
+ * the hook's last.  A snapshot without a version is taken as the current
+ * module's.
+ */
+bool nc_frames_hold_switch_work(const struct nc_model *m)
+{
+	return nc_module_before(m, 12);
+}
+
+/*
  * nc_stage_own_cycles - the cycles of @stage on @c that are its own, for
  * totals.  Every stage is net of what nests in it, but a threaded NIC
  * handler's run (irq_thread) of a module before 0.6.0, which held the

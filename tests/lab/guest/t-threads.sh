@@ -58,6 +58,13 @@
 # cal/ is that trace over the same load before netcost's load.  ftrace's
 # kprobe events are disarmed then, so that their ftrace_ops registers
 # again after netcost's and runs first (tests/oracle/README.md).
+# In cal/ the oracle's stub module ($STUB, tests/oracle/stub) stands
+# where netcost's probes will: its sched_switch probe between the two
+# instances' events, its ftrace_ops callback after the kprobe events'
+# and before fts_late, each stamping as its first act (cal/stub.stamps):
+# how far after ncthr_pre's event a probe's first act lies, and how far
+# before fts_late a callback's last act lies, place netcost's pause and
+# resume stamps in the windows' traces (check-threads).
 #
 # usage: t-threads.sh OUTDIR [SECONDS]
 out=${1:-/mnt/out}
@@ -218,6 +225,15 @@ if [ $trace = 1 ]; then
 	echo 1 > $TH || notok "cal: cannot set $TH to 1"
 	warm_up
 	: > $T/trace; : > $P/trace
+	# the stub (stub=1): its sched_switch probe registered after ncthr_pre's
+	# event and before the top instance's, its ftrace_ops before the
+	# kprobe events' (so called after theirs, as netcost's is)
+	stub=0
+	if [ -r "${STUB:-}" ] && insmod "$STUB" sym="$fts" mode=1 n=65536; then
+		stub=1
+	else
+		notok "cal: the oracle's stub module (STUB=${STUB:-unset}) cannot be loaded: no places for netcost's switch stamps"
+	fi
 	top_events 1
 	trace_on 1
 	in-ns netcost-gen send -H 10.0.0.1 -p 9200 -m 18 -r "$rate" -b 1 -n 400 -q --report-wait 0 \
@@ -236,6 +252,10 @@ if [ $trace = 1 ]; then
 	cat $T/trace > "$out/cal/trace"
 	cat $P/trace > "$out/cal/trace.pre"
 	top_events 0
+	if [ $stub = 1 ]; then
+		cat /proc/ncstub > "$out/cal/stub.stamps"
+		rmmod ncstub || notok "cal: rmmod ncstub"
+	fi
 	: > $T/trace; : > $P/trace
 	diag "cal: $(grep -c sched_switch: "$out/cal/trace") switches traced without netcost"
 fi
