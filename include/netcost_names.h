@@ -103,4 +103,16 @@ static const char *const netcost_group_names[] __maybe_unused = {
 	"irq", "softirq", "net", "sched", "syscall", "wait",
 };
 
+/* TASKS: enum netcost_task_kind, and the NETCOST_TASK_FRAME_* bits in order */
+static const char *const netcost_task_kind_names[] __maybe_unused = {
+	[NETCOST_TASK_KIND_OTHER]	= "other",
+	[NETCOST_TASK_KIND_IRQ_THREAD]	= "irq-thread",
+	[NETCOST_TASK_KIND_KSOFTIRQD]	= "ksoftirqd",
+	[NETCOST_TASK_KIND_NAPI_THREAD]	= "napi-thread",
+};
+
+static const char *const netcost_task_frame_names[] __maybe_unused = {
+	"syscall", "irq-thread", "napi-thread", "busy-poll", "softirq",
+};
+
 #endif /* _NETCOST_NAMES_H */

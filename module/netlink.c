@@ -740,6 +740,74 @@ static int nc_stats_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	}
 }
 
+/* ---- TASKS dump ---- */
+
+static int nc_tasks_start(struct netlink_callback *cb)
+{
+	if (!nc_may_read(cb->skb)) {
+		NL_SET_ERR_MSG_MOD(cb->extack,
+				   "reading netcost needs CAP_NET_ADMIN (or module parameter open_read=1)");
+		return -EPERM;
+	}
+	cb->args[0] = 0;	/* the next slot to look at */
+	return 0;
+}
+
+/* nc_task_put_nest - slot @i, held as @v, as one NETCOST_A_TASK nest */
+static int nc_task_put_nest(struct sk_buff *skb, unsigned int i,
+			    const struct nc_task_view *v)
+{
+	struct nlattr *nest = nla_nest_start(skb, NETCOST_A_TASK);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, NETCOST_TASK_A_SLOT, i) ||
+	    nla_put_u32(skb, NETCOST_TASK_A_PID, v->pid) ||
+	    nla_put_u8(skb, NETCOST_TASK_A_KIND, v->kind) ||
+	    nla_put_u32(skb, NETCOST_TASK_A_FRAMES, v->frames) ||
+	    nla_put_u8(skb, NETCOST_TASK_A_LOAD, v->load) ||
+	    nla_put_u8(skb, NETCOST_TASK_A_WAKING, v->waking)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/*
+ * nc_tasks_dumpit - the held slots from cb->args[0] on, as many nests as a
+ * message holds; a slot that does not fit starts the next message
+ */
+static int nc_tasks_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	unsigned int i = cb->args[0];
+	struct nc_task_view v;
+	void *hdr;
+	int n = 0;
+
+	if (i >= nc_task_slots)
+		return 0;
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &nc_family, NLM_F_MULTI, NETCOST_CMD_TASKS);
+	if (!hdr || nla_put_u32(skb, NETCOST_A_TASK_SLOTS, nc_task_slots))
+		return -EMSGSIZE;
+	for (; i < nc_task_slots; i++) {
+		if (!nc_task_peek(i, &v))
+			continue;
+		if (nc_task_put_nest(skb, i, &v))
+			break;
+		n++;
+		cond_resched();
+	}
+	if (!n && i < nc_task_slots) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	cb->args[0] = i;
+	genlmsg_end(skb, hdr);
+	return skb->len;
+}
+
 /* ---- family ---- */
 
 static int nc_pre_doit(const struct nc_genl_hook_ops *ops, struct sk_buff *skb,
@@ -779,6 +847,11 @@ static const struct genl_ops nc_ops[] = {
 		.cmd	= NETCOST_CMD_CONFIG_SET,
 		.doit	= nc_cmd_config_set,
 		.flags	= GENL_ADMIN_PERM,
+	},
+	{
+		.cmd	= NETCOST_CMD_TASKS,
+		.start	= nc_tasks_start,
+		.dumpit	= nc_tasks_dumpit,
 	},
 };
 

@@ -266,6 +266,34 @@ unsigned int nc_tasks_used(unsigned int *kthreads)
 }
 
 /*
+ * nc_task_peek - slot @i for TASKS, if it is held: read as it lies, the
+ * probes running on (a slot freed or claimed meanwhile reads either way;
+ * one claimed but not yet published has no pid and is skipped).  Only
+ * the slot's own fields are read, never its task_struct.
+ */
+bool nc_task_peek(unsigned int i, struct nc_task_view *v)
+{
+	const struct nc_task *t = &nc_tasks[i];
+	u32 frames;
+
+	if (!READ_ONCE(t->task))
+		return false;
+	v->pid = READ_ONCE(t->pid);
+	if (!v->pid)
+		return false;
+	v->kind = READ_ONCE(t->kind);
+	frames = READ_ONCE(t->frames);
+	v->frames = (frames & NC_FRAME_SYSCALL ? NETCOST_TASK_FRAME_SYSCALL : 0) |
+		    (frames & NC_FRAME_IRQ_THREAD ? NETCOST_TASK_FRAME_IRQ_THREAD : 0) |
+		    (frames & NC_FRAME_NAPI_THREAD ? NETCOST_TASK_FRAME_NAPI_THREAD : 0) |
+		    (frames & NC_FRAME_BUSY_POLL ? NETCOST_TASK_FRAME_BUSY_POLL : 0) |
+		    (frames & NC_FRAME_BH ? NETCOST_TASK_FRAME_SOFTIRQ : 0);
+	v->load = READ_ONCE(t->load);
+	v->waking = READ_ONCE(t->waking) != 0;
+	return true;
+}
+
+/*
  * nc_task_switched_in - the task of slot @t is put on a CPU
  * (sched_switch): the end of an IRQ thread's or ksoftirqd's wake-up
  * latency.  The stamp was taken on the waker's CPU; the TSC is shared,

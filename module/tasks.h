@@ -19,11 +19,13 @@
 #include "netcost.h"
 #include "clock.h"
 
+/* the uapi's kinds, which TASKS sends as they lie */
 enum nc_task_kind {
-	NC_TASK_OTHER,
-	NC_TASK_IRQ_THREAD,
-	NC_TASK_KSOFTIRQD,
-	NC_TASK_NAPI_THREAD,		/* runs napi_threaded_poll() (threaded NAPI) */
+	NC_TASK_OTHER		= NETCOST_TASK_KIND_OTHER,
+	NC_TASK_IRQ_THREAD	= NETCOST_TASK_KIND_IRQ_THREAD,
+	NC_TASK_KSOFTIRQD	= NETCOST_TASK_KIND_KSOFTIRQD,
+	/* runs napi_threaded_poll() (threaded NAPI) */
+	NC_TASK_NAPI_THREAD	= NETCOST_TASK_KIND_NAPI_THREAD,
 };
 
 #define NC_FRAME_SYSCALL	BIT(0)
@@ -211,6 +213,17 @@ void nc_task_put(struct nc_task *t);
 void nc_task_release(struct task_struct *p);
 void nc_tasks_flush(void);
 unsigned int nc_tasks_used(unsigned int *kthreads);
+
+/* what TASKS reports of a held slot (nc_task_peek()) */
+struct nc_task_view {
+	pid_t pid;
+	u8 kind;			/* enum netcost_task_kind */
+	u32 frames;			/* NETCOST_TASK_FRAME_* */
+	bool load;
+	bool waking;
+};
+
+bool nc_task_peek(unsigned int i, struct nc_task_view *v);
 void nc_task_switched_in(struct nc_task *t, u64 now);
 
 /*

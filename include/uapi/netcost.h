@@ -12,7 +12,7 @@
 #define NETCOST_GENL_NAME	"netcost"
 #define NETCOST_GENL_VERSION	1
 /* Module and tool release; the tool refuses a module of another one. */
-#define NETCOST_VERSION		"0.12.0"
+#define NETCOST_VERSION		"0.13.0"
 
 /*
  * Histograms are log-linear: values below 2^NETCOST_HIST_SUB_BITS get a
@@ -33,6 +33,7 @@ enum netcost_cmd {
 	NETCOST_CMD_RESET,		/* do: clear all statistics */
 	NETCOST_CMD_CONFIG_GET,		/* do: the configuration (NETCOST_A_CONFIG) */
 	NETCOST_CMD_CONFIG_SET,		/* do: change the configuration */
+	NETCOST_CMD_TASKS,		/* dump: the task table's held slots (0.13.0) */
 
 	__NETCOST_CMD_MAX,
 	NETCOST_CMD_MAX = __NETCOST_CMD_MAX - 1
@@ -71,6 +72,7 @@ enum netcost_attr {
 	NETCOST_A_NIC_DEVICES,		/* u32: devices with a parent: names that find NIC IRQs */
 	NETCOST_A_UNTRACED,		/* nest, repeated (INFO): netcost_untraced_attr */
 	NETCOST_A_TASK_SLOTS_KTHREADS,	/* u32: of those, IRQ/NAPI threads, ksoftirqd (0.11.0) */
+	NETCOST_A_TASK,			/* nest, repeated (TASKS): netcost_task_attr (0.13.0) */
 
 	__NETCOST_A_MAX,
 	NETCOST_A_MAX = __NETCOST_A_MAX - 1
@@ -187,6 +189,37 @@ enum netcost_untraced_attr {
 
 	__NETCOST_UNTRACED_A_MAX,
 	NETCOST_UNTRACED_A_MAX = __NETCOST_UNTRACED_A_MAX - 1
+};
+
+/* TASKS: what kind of task holds a slot (NETCOST_TASK_A_KIND) */
+enum netcost_task_kind {
+	NETCOST_TASK_KIND_OTHER,	/* any other task: a load task, a softirq's host */
+	NETCOST_TASK_KIND_IRQ_THREAD,
+	NETCOST_TASK_KIND_KSOFTIRQD,
+	NETCOST_TASK_KIND_NAPI_THREAD,	/* a NAPI thread, or RT's backlog thread */
+};
+
+/* TASKS: the frames a slot has open (NETCOST_TASK_A_FRAMES) */
+enum netcost_task_frame {
+	NETCOST_TASK_FRAME_SYSCALL	= 1 << 0,	/* a watched rx/tx system call */
+	NETCOST_TASK_FRAME_IRQ_THREAD	= 1 << 1,	/* an IRQ thread's run */
+	NETCOST_TASK_FRAME_NAPI_THREAD	= 1 << 2,	/* a NAPI thread's run */
+	NETCOST_TASK_FRAME_BUSY_POLL	= 1 << 3,	/* a busy-poll loop */
+	NETCOST_TASK_FRAME_SOFTIRQ	= 1 << 4,	/* softirq frames (RT: per task) */
+};
+
+/* TASKS: one held slot of the task table */
+enum netcost_task_attr {
+	NETCOST_TASK_A_UNSPEC,
+	NETCOST_TASK_A_SLOT,		/* u32: its index in the table */
+	NETCOST_TASK_A_PID,		/* u32: the holder's pid (thread id) */
+	NETCOST_TASK_A_KIND,		/* u8: enum netcost_task_kind */
+	NETCOST_TASK_A_FRAMES,		/* u32: NETCOST_TASK_FRAME_* open */
+	NETCOST_TASK_A_LOAD,		/* u8: a load task: held to its exit */
+	NETCOST_TASK_A_WAKING,		/* u8: a wake-up stamp is pending */
+
+	__NETCOST_TASK_A_MAX,
+	NETCOST_TASK_A_MAX = __NETCOST_TASK_A_MAX - 1
 };
 
 enum netcost_napi_attr {

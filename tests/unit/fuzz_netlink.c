@@ -2,11 +2,12 @@
 /*
  * fuzz_netlink.c - libFuzzer target for the netlink parser (lib/stats.c):
  * the input is a stream of netlink messages, as the kernel would answer
- * INFO and the STATS dump; each generic netlink message goes to the
+ * INFO, the STATS dump and the TASKS dump; each generic netlink message goes to the
  * parser of its command, then the model is totalled and printed (text and
  * JSON).  Nothing may crash, leak or read out of bounds, whatever the
  * module (or something posing as it) sends.  The seeds in corpus-netlink/
- * are replies recorded from the structures by test_nl.c.
+ * are replies recorded from the structures by test_nl.c, and a
+ * two-message TASKS dump (tasks-0.13.bin).
  * Built and run by ./fuzz-run (clang -fsanitize=fuzzer,address,undefined).
  */
 #include <stdint.h>
@@ -24,6 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct nc_model m;
 	static FILE *null;
+	struct nc_task_list tasks = { 0 };
 	struct nc_report_opts o = { .per_cpu = true, .all = true };
 	const struct nlmsghdr *nlh;
 	void *buf;
@@ -54,7 +56,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		if (g->cmd == NETCOST_CMD_STATS && nc_parse_stats_msg(nlh, &m))
 			break;
+		if (g->cmd == NETCOST_CMD_TASKS && nc_parse_tasks_msg(nlh, &tasks))
+			break;
 	}
+	nc_task_list_free(&tasks);
 	nc_model_info_stages(&m);
 	nc_model_sum_total(&m, NULL);
 	nc_report_print(null, &m, &o);

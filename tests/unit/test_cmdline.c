@@ -107,6 +107,10 @@ static const struct cmdline_case cases[] = {
 	{ 0, "diff " C "stock.json " C "rt.json -j" },
 	{ 7, "diff " C "stock.json " O "no-packets.json" },
 	{ 7, "diff " O "no-packets.json " C "rt.json" },
+	/* tasks */
+	{ 2, "tasks x" },
+	{ 2, "tasks --per-cpu" },
+	{ 0, "help tasks" },
 	/* plot */
 	{ 2, "plot" },
 	{ 2, "plot " C "stock.json" },
@@ -154,6 +158,8 @@ static const struct cmdline_case live_cases[] = {
 	{ 3, "dump" },
 	{ 3, "dump -j --per-cpu" },
 	{ 3, "reset" },
+	{ 3, "tasks" },
+	{ 3, "tasks -j" },
 	{ 3, "config" },
 	{ 3, "config show -j" },
 	{ 3, "config set recording on" },

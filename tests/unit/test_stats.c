@@ -4,8 +4,8 @@
  * STATS messages built here with libmnl, as the module builds them, are
  * parsed into the model.  Checks that STATS fragments merge by (cpu,
  * stage), that unknown stages survive, that a missing attribute or a
- * foreign bucket is an "invalid kernel response", and that a module of
- * another release is exit 5.
+ * foreign bucket is an "invalid kernel response", that a module of
+ * another release is exit 5, and that TASKS messages add up to one list.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -263,6 +263,71 @@ static void test_info(void **state)
 	free(info);
 }
 
+/* put_task - one NETCOST_A_TASK nest; @skip omits one attribute */
+static void put_task(struct nlmsghdr *nlh, uint32_t slot, uint32_t pid, uint8_t kind,
+		     uint32_t frames, uint8_t load, int skip)
+{
+	struct nlattr *t = mnl_attr_nest_start(nlh, NETCOST_A_TASK);
+
+	mnl_attr_put_u32(nlh, NETCOST_TASK_A_SLOT, slot);
+	if (skip != NETCOST_TASK_A_PID)
+		mnl_attr_put_u32(nlh, NETCOST_TASK_A_PID, pid);
+	mnl_attr_put_u8(nlh, NETCOST_TASK_A_KIND, kind);
+	mnl_attr_put_u32(nlh, NETCOST_TASK_A_FRAMES, frames);
+	mnl_attr_put_u8(nlh, NETCOST_TASK_A_LOAD, load);
+	mnl_attr_put_u8(nlh, NETCOST_TASK_A_WAKING, !load);
+	mnl_attr_nest_end(nlh, t);
+}
+
+/*
+ * TASKS (0.13.0): messages append their slots in order, each names the
+ * table's size; a nest without a pid or a message without the size is an
+ * invalid kernel response
+ */
+static void test_tasks(void **state)
+{
+	struct nc_task_list l = { 0 };
+	struct nlmsghdr *nlh;
+	unsigned int i;
+
+	(void)state;
+	nlh = msg(NETCOST_CMD_TASKS);
+	mnl_attr_put_u32(nlh, NETCOST_A_TASK_SLOTS, 16384);
+	for (i = 0; i < 100; i++)
+		put_task(nlh, 10 + i, 1000 + i, NETCOST_TASK_KIND_OTHER,
+			 NETCOST_TASK_FRAME_SYSCALL, 1, -1);
+	assert_int_equal(nc_parse_tasks_msg(nlh, &l), 0);
+	nlh = msg(NETCOST_CMD_TASKS);
+	mnl_attr_put_u32(nlh, NETCOST_A_TASK_SLOTS, 16384);
+	put_task(nlh, 9000, 14, NETCOST_TASK_KIND_KSOFTIRQD, 0, 0, -1);
+	assert_int_equal(nc_parse_tasks_msg(nlh, &l), 0);
+	assert_int_equal(l.slots, 16384);
+	assert_int_equal(l.n, 101);
+	assert_int_equal(l.v[0].slot, 10);
+	assert_int_equal(l.v[99].pid, 1099);
+	assert_true(l.v[99].load);
+	assert_int_equal(l.v[99].frames, NETCOST_TASK_FRAME_SYSCALL);
+	assert_int_equal(l.v[100].slot, 9000);
+	assert_int_equal(l.v[100].kind, NETCOST_TASK_KIND_KSOFTIRQD);
+	assert_true(l.v[100].waking);
+	assert_false(l.v[100].load);
+	nc_task_list_free(&l);
+
+	nc_err_quiet = true;
+	nlh = msg(NETCOST_CMD_TASKS);
+	mnl_attr_put_u32(nlh, NETCOST_A_TASK_SLOTS, 16384);
+	put_task(nlh, 1, 2, 0, 0, 1, NETCOST_TASK_A_PID);
+	assert_int_equal(nc_parse_tasks_msg(nlh, &l), -1);
+	assert_non_null(strstr(nc_last_err, "TASK lacks NETCOST_TASK_A_PID"));
+	nc_task_list_free(&l);
+	nlh = msg(NETCOST_CMD_TASKS);
+	put_task(nlh, 1, 2, 0, 0, 1, -1);
+	assert_int_equal(nc_parse_tasks_msg(nlh, &l), -1);
+	assert_non_null(strstr(nc_last_err, "TASKS lacks NETCOST_A_TASK_SLOTS"));
+	nc_task_list_free(&l);
+	nc_err_quiet = false;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -270,6 +335,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_stage),
 		cmocka_unit_test(test_invalid_responses),
 		cmocka_unit_test(test_info),
+		cmocka_unit_test(test_tasks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -40,7 +40,10 @@ static const char *const nc_nl_cmd_names[] = {
 	[NETCOST_CMD_RESET]		= "RESET",
 	[NETCOST_CMD_CONFIG_GET]	= "CONFIG_GET",
 	[NETCOST_CMD_CONFIG_SET]	= "CONFIG_SET",
+	[NETCOST_CMD_TASKS]		= "TASKS",
 };
+/* a command added to the UAPI needs its name here (errors say "?" else) */
+_Static_assert(ARRAY_SIZE(nc_nl_cmd_names) == NETCOST_CMD_MAX + 1, "nc_nl_cmd_names");
 
 /* nc_nl_cmd_name - the name of a command, for error messages */
 const char *nc_nl_cmd_name(uint8_t cmd)

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <linux/genetlink.h>
 
@@ -134,6 +135,21 @@ static const struct nc_pol nc_napi_pol[NETCOST_NAPI_A_MAX + 1] = {
 	POL(NETCOST_NAPI_A_PACKETS, U64, true),
 	POL(NETCOST_NAPI_A_TIMED_POLLS, U64, true),
 	POL(NETCOST_NAPI_A_CYCLES, U64, true),
+};
+
+/* TASKS (0.13.0): a message names the table's size, then held slots */
+static const struct nc_pol nc_tasks_pol[NETCOST_A_MAX + 1] = {
+	POL(NETCOST_A_TASK_SLOTS, U32, true),
+	POL(NETCOST_A_TASK, NESTED, false),
+};
+
+static const struct nc_pol nc_task_pol[NETCOST_TASK_A_MAX + 1] = {
+	POL(NETCOST_TASK_A_SLOT, U32, true),
+	POL(NETCOST_TASK_A_PID, U32, true),
+	POL(NETCOST_TASK_A_KIND, U8, true),
+	POL(NETCOST_TASK_A_FRAMES, U32, true),
+	POL(NETCOST_TASK_A_LOAD, U8, true),
+	POL(NETCOST_TASK_A_WAKING, U8, true),
 };
 
 struct nc_tb {
@@ -728,4 +744,66 @@ int nc_fetch_once(struct nc_model *m)
 	ret = nc_fetch(&nl, m);
 	nc_nl_close(&nl);
 	return ret;
+}
+
+/*
+ * nc_parse_tasks_msg - one TASKS dump message, its held slots appended to
+ * @l.  Returns 0, or -1 after printing why.
+ */
+int nc_parse_tasks_msg(const struct nlmsghdr *nlh, struct nc_task_list *l)
+{
+	const struct nlattr *tb[NETCOST_A_MAX + 1];
+	const struct nlattr *ttb[NETCOST_TASK_A_MAX + 1];
+	const struct nlattr *attr;
+
+	if (nc_parse_msg(nlh, nc_tasks_pol, tb, "TASKS", true))
+		return -1;
+	l->slots = mnl_attr_get_u32(tb[NETCOST_A_TASK_SLOTS]);
+	mnl_attr_for_each(attr, nlh, sizeof(struct genlmsghdr)) {
+		struct nc_task_slot *t;
+
+		if (mnl_attr_get_type(attr) != NETCOST_A_TASK)
+			continue;
+		if (nc_parse_nested(attr, nc_task_pol, NETCOST_TASK_A_MAX, ttb, "TASK"))
+			return -1;
+		if (l->n == l->cap) {
+			l->cap = l->cap ? 2 * l->cap : 64;
+			l->v = nc_xrealloc(l->v, l->cap * sizeof(*l->v));
+		}
+		t = &l->v[l->n++];
+		t->slot = mnl_attr_get_u32(ttb[NETCOST_TASK_A_SLOT]);
+		t->pid = mnl_attr_get_u32(ttb[NETCOST_TASK_A_PID]);
+		t->kind = mnl_attr_get_u8(ttb[NETCOST_TASK_A_KIND]);
+		t->frames = mnl_attr_get_u32(ttb[NETCOST_TASK_A_FRAMES]);
+		t->load = mnl_attr_get_u8(ttb[NETCOST_TASK_A_LOAD]);
+		t->waking = mnl_attr_get_u8(ttb[NETCOST_TASK_A_WAKING]);
+	}
+	return 0;
+}
+
+/* nc_tasks_cb - one TASKS dump message */
+static int nc_tasks_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return nc_parse_tasks_msg(nlh, data) ? MNL_CB_ERROR : MNL_CB_OK;
+}
+
+/* nc_fetch_tasks - NETCOST_CMD_TASKS into @l (empty); 0 or the exit status */
+int nc_fetch_tasks(struct nc_nl *nl, struct nc_task_list *l)
+{
+	int ret;
+
+	memset(l, 0, sizeof(*l));
+	ret = nc_nl_talk(nl, nc_nl_request(nl, NETCOST_CMD_TASKS, NLM_F_DUMP),
+			 nc_tasks_cb, l);
+	if (!ret && !l->slots) {
+		nc_err("invalid kernel response: TASKS sent no reply");
+		ret = NC_EXIT_ERROR;
+	}
+	return ret;
+}
+
+void nc_task_list_free(struct nc_task_list *l)
+{
+	free(l->v);
+	memset(l, 0, sizeof(*l));
 }

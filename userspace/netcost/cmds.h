@@ -19,6 +19,7 @@ int cmd_plot(int argc, char **argv);	/* plot.c */
 int cmd_export(int argc, char **argv);	/* export.c */
 int cmd_soak(int argc, char **argv);	/* soak.c */
 int cmd_run(int argc, char **argv);	/* run.c */
+int cmd_tasks(int argc, char **argv);	/* tasks.c */
 
 /* shared between subcommands */
 #include <stdbool.h>

@@ -28,6 +28,8 @@ static const struct nc_cmd nc_cmds[] = {
 	  "the module and kernel, the preemption model, what is recorded, the probes and their cost", false },
 	{ "dump", cmd_dump, "dump [-j] [--per-cpu] [--cpu LIST] [--stage LIST] [--ns] [--all] [--wide]",
 	  "cost of each stage per packet since the last reset", false },
+	{ "tasks", cmd_tasks, "tasks [-j]",
+	  "who holds the task table's slots now: pid, name, kind, open frames", false },
 	{ "reset", cmd_reset, "reset",
 	  "clear all statistics (starts a new interval)", false },
 	{ "config", cmd_config,

@@ -288,7 +288,7 @@ insmod $KO || { not_ok "insmod"; exit 0; }
 # ---- 2. permissions and namespaces ---------------------------------------
 echo "# section: permissions"
 as_nobody() { su -s /bin/sh nobody -c "$*" 2>&1; }
-for c in "dump" "reset" "config set recording off"; do
+for c in "dump" "tasks" "reset" "config set recording off"; do
 	e=$(as_nobody "netcost $c"); rc=$?
 	if [ $rc = 4 ] && echo "$e" | grep -q "permission denied"; then
 		ok "uid nobody: netcost $c: EPERM, exit 4: $(echo "$e" | head -1)"
@@ -327,6 +327,8 @@ rmmod netcost
 insmod $KO open_read=1 || { not_ok "insmod open_read=1"; exit 0; }
 e=$(as_nobody "netcost dump"); rc=$?
 is "open_read=1: uid nobody can dump STATS" "$rc" 0
+e=$(as_nobody "netcost tasks"); rc=$?
+is "open_read=1: uid nobody can list the task table (tasks)" "$rc" 0
 for c in "reset" "config set recording off" "config set groups irq"; do
 	e=$(as_nobody "netcost $c"); rc=$?
 	if [ $rc = 4 ]; then ok "open_read=1: uid nobody: netcost $c still EPERM"; else not_ok "open_read=1: uid nobody: netcost $c: exit $rc: $e"; fi
