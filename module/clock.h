@@ -14,10 +14,11 @@
  *   - the interrupt time (hard_total) this CPU spent inside it while its
  *     owner was on CPU, and
  *   - the time its owner task was off CPU (PREEMPT_RT runs softirqs and
- *     IRQ handlers in preemptible threads): from the end of the
- *     sched_switch that took it off to the start of finish_task_switch()
- *     in it again, so that the switch itself is charged to ctx_switch
- *     only, never also to the frame.
+ *     IRQ handlers in preemptible threads): from the sched_switch probe's
+ *     first act, which pauses it, to the finish_task_switch() hook's last
+ *     act in it again, which resumes it, so that a frame holds neither
+ *     the switch (ctx_switch's) nor netcost's own work at it
+ *     (Documentation/stages.md, "The clock: net durations").
  * Every start and end is an nc_stamp: the clock and the totals read as
  * one unit (nc_stamp()).
  * A frame cannot migrate: softirqs and packet processing run with BHs

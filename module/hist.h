@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * hist.h - per-CPU histograms and counters (hist.c): what a probe records
- * an event with, inline (nc_record(), nc_count()), and what the netlink
- * reader copies (nc_stats_copy()).
+ * an event with, inline (nc_record(), nc_count()), each hook's hits and
+ * the sampled self-cost of its probe (nc_hit(), nc_probe_end()), and what
+ * the netlink reader copies (nc_stats_copy()).
  */
 #ifndef _NETCOST_MODULE_HIST_H	/* _NETCOST_HIST_H: include/netcost_hist.h */
 #define _NETCOST_MODULE_HIST_H
@@ -10,6 +11,7 @@
 #include <linux/atomic.h>
 #include <linux/compiler.h>
 #include <linux/percpu.h>
+#include <linux/timex.h>
 #include <linux/types.h>
 
 #include "netcost.h"
@@ -246,6 +248,47 @@ static __always_inline void nc_count(enum netcost_counter ctr, u64 n)
 {
 	if (this_cpu_read(nc_cpu.rec) & nc_ctr_group[ctr])
 		this_cpu_add(nc_ctrs->counters[ctr], n);
+}
+
+/*
+ * Every hook's table entry (hooks.c) starts with its per-CPU hit count,
+ * so that a probe counts its hit inline from the pointer it is given.
+ */
+struct nc_hook_hits {
+	u64 __percpu *hits;
+};
+
+/* one hit in NC_SELF_SAMPLE per hook and CPU times its probe body */
+#define NC_SELF_SAMPLE	256
+
+/*
+ * nc_hit - count a hit of @hook (the tracepoint probe's data, or the entry
+ * nc_fe_dispatch() gives):
+ * one per-CPU counter per hook, since load (the probe_hits counter of
+ * STATS is their sum less what they held at the last reset,
+ * nc_stats_copy()).  Most probes count every call first, also the ones
+ * they then filter out; sys_enter and sys_exit count only the watched
+ * system calls (nc_sys_stage()), kthread_should_stop() only a NAPI
+ * thread's calls and those that end an IRQ thread's run: their filter
+ * runs for every system call or kthread loop, so it comes first.
+ * For one hit in NC_SELF_SAMPLE, returns the cycle count at which the
+ * sampled body starts (the self-cost INFO reports); else 0, and the fast
+ * path has taken no timestamp.  nc_probe_end() closes it.
+ */
+static __always_inline u64 nc_hit(void *hook)
+{
+	const struct nc_hook_hits *h = hook;
+
+	if (likely(this_cpu_inc_return(*h->hits) & (NC_SELF_SAMPLE - 1)))
+		return 0;
+	return get_cycles();
+}
+
+/* nc_probe_end - the probe's last act: close the sample nc_hit() opened */
+static __always_inline void nc_probe_end(u64 t0)
+{
+	if (unlikely(t0))
+		nc_self_add(t0);
 }
 
 #endif /* _NETCOST_MODULE_HIST_H */

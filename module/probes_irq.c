@@ -48,7 +48,6 @@
 #include "netcost.h"
 #include "clock.h"
 #include "hist.h"
-#include "hooks.h"
 #include "nic.h"
 #include "probes.h"
 #include "tasks.h"

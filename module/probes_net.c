@@ -64,7 +64,6 @@
 #include "netcost.h"
 #include "clock.h"
 #include "hist.h"
-#include "hooks.h"
 #include "napi.h"
 #include "probes.h"
 #include "tasks.h"

@@ -36,7 +36,6 @@
 #include "netcost.h"
 #include "clock.h"
 #include "hist.h"
-#include "hooks.h"
 #include "probes.h"
 #include "tasks.h"
 
