@@ -16,8 +16,12 @@
 #      exactly, above 0;
 #   3. "return XDP_PASS": the program runs but hands every frame on:
 #      rx_frames_consumed is 0 again.
-# The peer's neighbour entry for eth0 is made before the windows (ARP
-# replies would be dropped too).
+# The peer's neighbour entry for eth0 is permanent: a learnt one ages,
+# and its unicast ARP probes, which XDP_ABORTED drops unanswered, come on
+# their own timers.  Until 0.13.0 the warm-up's ARP made it, and CI at
+# 0.13.0 counted 302 xdp_exception events for 300 datagrams and 301
+# consumed frames: a probe had landed on a window's edge, its exception
+# inside the window and its poll's end after the recording stopped.
 out=${1:-/mnt/out/xdp}
 n=${2:-300}
 mkdir -p "$out"
@@ -46,6 +50,8 @@ send() {
 	in-ns netcost-gen send -H 10.0.0.1 -p 9400 -m 18 -r 1000 -n "$1" -q --report-wait 0 \
 		> "$out/send.out" 2>&1
 }
+in-ns arp -i eth1 -s 10.0.0.1 "$(cat /sys/class/net/eth0/address)" ||
+	not_ok "xdp: the peer's permanent neighbour entry for eth0 (arp -s)"
 send 20 || not_ok "xdp: the warm-up send failed"
 sleep 0.5
 
@@ -91,8 +97,8 @@ is "xdp: no program: rx_frames_consumed is 0" "${con:-}" 0
 
 if window aborted aborted; then
 	is "xdp: XDP_ABORTED: rx_frames_consumed = the kernel's xdp_exception events ($ex)" "${con:-}" "$ex"
-	[ "$ex" -ge "$n" ] && ok "xdp: XDP_ABORTED: the kernel dropped $ex frames, the $n datagrams among them" ||
-		not_ok "xdp: XDP_ABORTED: the kernel dropped $ex frames, fewer than the $n datagrams"
+	# the datagrams and nothing else: no neighbour probe, no stray frame
+	is "xdp: XDP_ABORTED: the kernel dropped the $n datagrams and no other frame" "$ex" "$n"
 fi
 
 if window pass pass; then
