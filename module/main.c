@@ -35,16 +35,20 @@ module_param_named(open_read, nc_open_read, bool, 0644);
 MODULE_PARM_DESC(open_read, "let users without CAP_NET_ADMIN read timings (a side channel)");
 
 /*
- * The test-only parameters (dump_repeat here, fault_attach in hooks.c,
- * test_bucket_bias in hist.c) exist only in a test build (NETCOST_TEST=y:
- * the lab's modules, "make module-K"); the module users build (DKMS,
- * "make module") has none of them.
+ * The test-only parameters (dump_repeat and bench_untimed_net here,
+ * fault_attach in hooks.c, test_bucket_bias in hist.c) exist only in a
+ * test build (NETCOST_TEST=y: the lab's modules, "make module-K"); the
+ * module users build (DKMS, "make module") has none of them.
  */
 #ifdef NC_TEST_BUILD
 /* bench/overhead times a STATS dump of 64 CPUs on one */
 unsigned int nc_dump_repeat = 1;
 module_param_named(dump_repeat, nc_dump_repeat, uint, 0644);
 MODULE_PARM_DESC(dump_repeat, "benchmarks only: a STATS dump sends each CPU N times (1-256), as CPUs cpu + k * nr_cpu_ids");
+/* bench/overhead's ceiling of a sampled rx_skb and tx_xmit (netcost.h) */
+bool nc_bench_untimed_net;
+module_param_named(bench_untimed_net, nc_bench_untimed_net, bool, 0444);
+MODULE_PARM_DESC(bench_untimed_net, "benchmarks only: rx_skb and tx_xmit count packets, time nothing");
 #define NC_BUILD_NOTE ", a test build"
 #else
 #define NC_BUILD_NOTE ""

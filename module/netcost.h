@@ -49,6 +49,18 @@ extern unsigned int nc_dump_repeat;
 #else
 #define nc_dump_repeat_get() 1U
 #endif
+/*
+ * bench_untimed_net (test builds): rx_skb and tx_xmit count their packets
+ * but time nothing, the probes returning after their hit and counter:
+ * what a mode that samples those stages could at best save
+ * (bench/overhead's configuration "untimed")
+ */
+#ifdef NC_TEST_BUILD
+extern bool nc_bench_untimed_net;
+#define nc_untimed_net() READ_ONCE(nc_bench_untimed_net)
+#else
+#define nc_untimed_net() false
+#endif
 
 /* ---- per-CPU probe state (probes_*.c) ---- */
 

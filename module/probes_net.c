@@ -325,6 +325,10 @@ void nc_tp_rx_entry(void *data, const struct sk_buff *skb)
 		return;
 	}
 	nc_count(NETCOST_CTR_RX_PACKETS, 1);
+	if (nc_untimed_net()) {
+		nc_probe_end(t0);
+		return;
+	}
 	b = nc_bh_get(c);
 	if (!b) {
 		nc_probe_end(t0);
@@ -342,6 +346,10 @@ void nc_tp_rx_exit(void *data, int ret)
 	struct nc_bh *b;
 	u64 t0;
 
+	if (nc_untimed_net()) {
+		nc_probe_end(nc_hit(data));
+		return;
+	}
 	nc_stamp(c, &st);
 	t0 = nc_hit(data);
 	b = nc_bh_find(c);
@@ -403,6 +411,10 @@ void nc_tp_rx_core(void *data, struct sk_buff *skb)
 	struct nc_bh *b;
 	u64 t0;
 
+	if (nc_untimed_net()) {
+		nc_probe_end(nc_hit(data));
+		return;
+	}
 	/* in a backlog poll an end and a start: stamped first, the hit counted after */
 	if (unlikely(backlog))
 		nc_stamp(c, &st);
@@ -448,6 +460,10 @@ void nc_tp_rx_list_entry(void *data, const struct sk_buff *skb)
 		return;
 	}
 	nc_count(NETCOST_CTR_RX_PACKETS, 1);
+	if (nc_untimed_net()) {
+		nc_probe_end(t0);
+		return;
+	}
 	b = nc_bh_get(c);
 	if (b)
 		b->poll_rx++;
@@ -467,6 +483,10 @@ void nc_tp_rx_list_exit(void *data, int ret)
 	struct nc_bh *b;
 	u64 t0;
 
+	if (nc_untimed_net()) {
+		nc_probe_end(nc_hit(data));
+		return;
+	}
 	nc_stamp(c, &st);
 	t0 = nc_hit(data);
 	b = nc_bh_find(c);
@@ -490,6 +510,10 @@ void nc_tp_start_xmit(void *data, const struct sk_buff *skb,
 		return;
 	}
 	nc_count(NETCOST_CTR_TX_PACKETS, 1);
+	if (nc_untimed_net()) {
+		nc_probe_end(t0);
+		return;
+	}
 	b = nc_bh_get(c);
 	if (!b) {
 		nc_probe_end(t0);
@@ -507,7 +531,7 @@ void nc_tp_xmit(void *data, struct sk_buff *skb, int rc,
 	struct nc_bh *b;
 	u64 t0;
 
-	if (dev->flags & IFF_LOOPBACK) {
+	if ((dev->flags & IFF_LOOPBACK) || nc_untimed_net()) {
 		nc_probe_end(nc_hit(data));
 		return;
 	}
