@@ -55,6 +55,16 @@ static bool nc_may_read(const struct sk_buff *skb)
 	return READ_ONCE(nc_open_read) || netlink_capable(skb, CAP_NET_ADMIN);
 }
 
+/* nc_check_read - 0, or -EPERM with the reason when the sender may not read */
+static int nc_check_read(const struct sk_buff *skb, struct netlink_ext_ack *extack)
+{
+	if (nc_may_read(skb))
+		return 0;
+	NL_SET_ERR_MSG_MOD(extack,
+			   "reading netcost needs CAP_NET_ADMIN (or module parameter open_read=1)");
+	return -EPERM;
+}
+
 /* ---- CONFIG nest ---- */
 
 static size_t nc_config_size(void)
@@ -263,11 +273,10 @@ static int nc_cmd_reset(struct sk_buff *skb, struct genl_info *info)
 
 static int nc_cmd_config_get(struct sk_buff *skb, struct genl_info *info)
 {
-	if (!nc_may_read(skb)) {
-		NL_SET_ERR_MSG_MOD(info->extack,
-				   "reading netcost needs CAP_NET_ADMIN (or module parameter open_read=1)");
-		return -EPERM;
-	}
+	int err = nc_check_read(skb, info->extack);
+
+	if (err)
+		return err;
 	return nc_reply_info(info, NETCOST_CMD_CONFIG_GET, true, false);
 }
 
@@ -397,13 +406,11 @@ struct nc_dump {
 
 static int nc_stats_start(struct netlink_callback *cb)
 {
+	int err = nc_check_read(cb->skb, cb->extack);
 	struct nc_dump *d;
 
-	if (!nc_may_read(cb->skb)) {
-		NL_SET_ERR_MSG_MOD(cb->extack,
-				   "reading netcost needs CAP_NET_ADMIN (or module parameter open_read=1)");
-		return -EPERM;
-	}
+	if (err)
+		return err;
 	/* not zeroed: each CPU's copy sets what is sent (the buckets first..last) */
 	d = kvmalloc(sizeof(*d), GFP_KERNEL);
 	if (!d)
@@ -744,13 +751,8 @@ static int nc_stats_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 static int nc_tasks_start(struct netlink_callback *cb)
 {
-	if (!nc_may_read(cb->skb)) {
-		NL_SET_ERR_MSG_MOD(cb->extack,
-				   "reading netcost needs CAP_NET_ADMIN (or module parameter open_read=1)");
-		return -EPERM;
-	}
 	cb->args[0] = 0;	/* the next slot to look at */
-	return 0;
+	return nc_check_read(cb->skb, cb->extack);
 }
 
 /* nc_task_put_nest - slot @i, held as @v, as one NETCOST_A_TASK nest */
