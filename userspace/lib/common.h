@@ -40,6 +40,7 @@ int nc_usage_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 int nc_output(const char *target, nc_write_fn fn, void *arg);
 bool nc_same_file(const char *a, const char *b);
+bool nc_read_first_line(const char *path, char *buf, size_t len);
 
 bool nc_has_control(const char *s);
 void nc_escape(const char *s, char *buf, size_t len);

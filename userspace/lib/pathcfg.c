@@ -29,28 +29,13 @@
 #include "pathcfg.h"
 #include "common.h"
 
-/* nc_pc_read - the first line of @path (no newline) into @buf; false when unreadable */
-static bool nc_pc_read(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	bool ok;
-
-	if (!f)
-		return false;
-	ok = fgets(buf, (int)len, f) != NULL;
-	fclose(f);
-	if (ok)
-		buf[strcspn(buf, "\n")] = '\0';
-	return ok;
-}
-
 /* nc_pc_value - @path's first line as a JSON integer when it is one, else a string */
 static json_t *nc_pc_value(const char *path)
 {
 	char buf[256], *end;
 	long long v;
 
-	if (!nc_pc_read(path, buf, sizeof(buf)) || nc_has_control(buf))
+	if (!nc_read_first_line(path, buf, sizeof(buf)) || nc_has_control(buf))
 		return NULL;
 	v = strtoll(buf, &end, 10);
 	if (*buf && !*end)
@@ -72,7 +57,7 @@ static void nc_pc_set_str(json_t *o, const char *key, const char *path)
 {
 	char buf[256];
 
-	if (nc_pc_read(path, buf, sizeof(buf)) && !nc_has_control(buf))
+	if (nc_read_first_line(path, buf, sizeof(buf)) && !nc_has_control(buf))
 		json_object_set_new(o, key, json_string(buf));
 }
 
@@ -136,7 +121,7 @@ static void nc_pc_tasks(const char *proc, json_t *irq_threads, json_t *ksoftirqd
 		if (e->d_name[0] < '1' || e->d_name[0] > '9')
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/comm", proc, e->d_name);
-		if (!nc_pc_read(path, comm, sizeof(comm)))
+		if (!nc_read_first_line(path, comm, sizeof(comm)))
 			continue;
 		if (!strncmp(comm, "irq/", 4) && comm[4] >= '0' && comm[4] <= '9') {
 			char irq[16];
@@ -206,7 +191,7 @@ static void nc_pc_irqs(json_t *nic, const char *ndir, const char *proc, json_t *
 	if (d)
 		closedir(d);
 	snprintf(path, sizeof(path), "%s/device/irq", ndir);
-	if (!json_object_size(irqs) && nc_pc_read(path, irq, sizeof(irq)) && strcmp(irq, "0") &&
+	if (!json_object_size(irqs) && nc_read_first_line(path, irq, sizeof(irq)) && strcmp(irq, "0") &&
 	    irq[0] >= '0' && irq[0] <= '9') {
 		json_t *o = json_object();
 

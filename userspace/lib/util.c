@@ -37,6 +37,21 @@ static void nc_verr(const char *prefix, const char *fmt, va_list ap)
 	free(full);
 }
 
+/* nc_read_first_line - the first line of @path (no newline) into @buf; false when unreadable */
+bool nc_read_first_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = fgets(buf, (int)len, f) != NULL;
+	fclose(f);
+	if (ok)
+		buf[strcspn(buf, "\n")] = '\0';
+	return ok;
+}
+
 /* nc_has_control - whether @s holds a C0 control character or DEL */
 bool nc_has_control(const char *s)
 {

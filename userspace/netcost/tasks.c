@@ -20,18 +20,10 @@
 static void nc_task_comm(uint32_t pid, char *buf, size_t len)
 {
 	char path[64];
-	FILE *f;
 
-	buf[0] = '\0';
 	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	if (fgets(buf, len, f))
-		buf[strcspn(buf, "\n")] = '\0';
-	else
+	if (!nc_read_first_line(path, buf, len))
 		buf[0] = '\0';
-	fclose(f);
 }
 
 /* nc_task_to_json - one held slot */
