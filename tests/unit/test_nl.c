@@ -400,14 +400,20 @@ static size_t err_reply(char *buf, unsigned int seq, int err, const char *msg)
 	return nlh->nlmsg_len;
 }
 
-/* replay_err - the exit status of a recorded @err reply to STATS */
-static int replay_err(struct nc_nl *nl, int err, const char *msg)
+/* replay_cmd_err - the exit status of a recorded @err reply to @cmd */
+static int replay_cmd_err(struct nc_nl *nl, uint8_t cmd, int err, const char *msg)
 {
 	char reply_buf[4096];
 	size_t len = err_reply(reply_buf, 77, err, msg);
 
 	nc_last_err[0] = '\0';
-	return nc_nl_replay(nl, reply_buf, len, 77, NETCOST_CMD_STATS, NULL, NULL);
+	return nc_nl_replay(nl, reply_buf, len, 77, cmd, NULL, NULL);
+}
+
+/* replay_err - the same for STATS */
+static int replay_err(struct nc_nl *nl, int err, const char *msg)
+{
+	return replay_cmd_err(nl, NETCOST_CMD_STATS, err, msg);
 }
 
 /*
@@ -453,6 +459,12 @@ static void test_family_vanished(void **state)
 
 	/* other errors keep their meaning */
 	assert_int_equal(replay_err(&nl, EPERM, NULL), NC_EXIT_PERM);
+	/* a read may also be opened by open_read=1 (TASKS too); a change not */
+	assert_non_null(strstr(nc_last_err, "open_read=1"));
+	assert_int_equal(replay_cmd_err(&nl, NETCOST_CMD_TASKS, EPERM, NULL), NC_EXIT_PERM);
+	assert_non_null(strstr(nc_last_err, "TASKS needs CAP_NET_ADMIN (run as root, or load the module with open_read=1)"));
+	assert_int_equal(replay_cmd_err(&nl, NETCOST_CMD_RESET, EPERM, NULL), NC_EXIT_PERM);
+	assert_null(strstr(nc_last_err, "open_read"));
 	assert_int_equal(replay_err(&nl, EINVAL, "bad cpu list"), NC_EXIT_ERROR);
 	assert_non_null(strstr(nc_last_err, "bad cpu list"));
 	nc_err_quiet = false;

@@ -143,8 +143,8 @@ static int nc_nl_report(const struct nc_nl_run *run)
 	const char *cmd = nc_nl_cmd_name(run->cmd);
 
 	if (run->error == EPERM || run->error == EACCES) {
-		if (run->cmd == NETCOST_CMD_STATS || run->cmd == NETCOST_CMD_INFO ||
-		    run->cmd == NETCOST_CMD_CONFIG_GET)
+		/* every read (the module's open_read lets others read), not a change */
+		if (run->cmd != NETCOST_CMD_RESET && run->cmd != NETCOST_CMD_CONFIG_SET)
 			nc_err("permission denied: %s needs CAP_NET_ADMIN (run as root, or load the module with open_read=1)",
 			       cmd);
 		else
