@@ -5,12 +5,15 @@
  * parsed into the model.  Checks that STATS fragments merge by (cpu,
  * stage), that unknown stages survive, that a missing attribute or a
  * foreign bucket is an "invalid kernel response", that a module of
- * another release is exit 5, and that TASKS messages add up to one list.
+ * another release is exit 5, and that TASKS messages add up to one list,
+ * which "netcost tasks" (userspace/netcost/tasks.c, compiled in here)
+ * prints with every task's name escaped, whatever bytes the name holds.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/genetlink.h>
@@ -18,6 +21,9 @@
 
 #include "stats.h"
 #include "synth.h"
+#include "../../userspace/netcost/tasks.c"
+
+#define T	TEST_OUT "/stats-proc"
 
 static char buf[65536];
 
@@ -328,6 +334,102 @@ static void test_tasks(void **state)
 	nc_err_quiet = false;
 }
 
+/* put_comm - @text as T/@pid/comm, as the kernel writes a comm (with its newline) */
+static void put_comm(uint32_t pid, const char *text)
+{
+	char path[256], cmd[300];
+	FILE *f;
+
+	snprintf(path, sizeof(path), T "/%u", pid);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", path);
+	assert_int_equal(system(cmd), 0);
+	strcat(path, "/comm");
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "%s\n", text);
+	fclose(f);
+}
+
+/* task_comm - the "comm" of the task of @pid in the "tasks" list of @o, or NULL */
+static json_t *task_comm(json_t *o, uint32_t pid)
+{
+	json_t *t;
+	size_t i;
+
+	json_array_foreach(json_object_get(o, "tasks"), i, t)
+		if (json_integer_value(json_object_get(t, "pid")) == pid)
+			return json_object_get(t, "comm");
+	return NULL;
+}
+
+/*
+ * "netcost tasks": a task's name (/proc/PID/comm) is any bytes the task
+ * chose; text and JSON carry it escaped to printable ASCII, and no task
+ * leaves the list for its name (jansson refuses a string that is not
+ * UTF-8); a task that is gone stays, as "(gone)", one named "" as ""
+ */
+static void test_tasks_comm(void **state)
+{
+	struct nc_task_list l = { 0 };
+	struct nlmsghdr *nlh;
+	char *text, *p, *dump;
+	size_t len;
+	json_t *o;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(system("rm -rf " T), 0);
+	put_comm(1001, "\x1b[2Jclear");
+	put_comm(1002, "bad\xff\xfeutf8");
+	put_comm(1003, "two\nlines");
+	put_comm(1004, "udp-sink");
+	put_comm(1006, "");
+	nlh = msg(NETCOST_CMD_TASKS);
+	mnl_attr_put_u32(nlh, NETCOST_A_TASK_SLOTS, 16384);
+	put_task(nlh, 1, 1001, NETCOST_TASK_KIND_OTHER, NETCOST_TASK_FRAME_SYSCALL, 1, -1);
+	put_task(nlh, 2, 1002, NETCOST_TASK_KIND_OTHER, NETCOST_TASK_FRAME_SYSCALL, 1, -1);
+	put_task(nlh, 3, 1003, NETCOST_TASK_KIND_OTHER, 0, 1, -1);
+	put_task(nlh, 4, 1004, NETCOST_TASK_KIND_OTHER, 0, 1, -1);
+	put_task(nlh, 5, 1005, NETCOST_TASK_KIND_KSOFTIRQD, 0, 0, -1);
+	put_task(nlh, 6, 1006, NETCOST_TASK_KIND_OTHER, 0, 1, -1);
+	assert_int_equal(nc_parse_tasks_msg(nlh, &l), 0);
+	o = nc_tasks_to_json(&l, T);
+	nc_task_list_free(&l);
+	assert_non_null(o);
+
+	/* the JSON: every task, each name a string of printable ASCII */
+	assert_int_equal(json_array_size(json_object_get(o, "tasks")), 6);
+	assert_non_null(task_comm(o, 1001));
+	assert_string_equal(json_string_value(task_comm(o, 1001)), "\\x1b[2Jclear");
+	assert_non_null(task_comm(o, 1002));
+	assert_string_equal(json_string_value(task_comm(o, 1002)), "bad\\xff\\xfeutf8");
+	assert_non_null(task_comm(o, 1003));
+	assert_string_equal(json_string_value(task_comm(o, 1003)), "two\\x0alines");
+	assert_non_null(task_comm(o, 1004));
+	assert_string_equal(json_string_value(task_comm(o, 1004)), "udp-sink");
+	assert_true(json_is_null(task_comm(o, 1005)));
+	assert_string_equal(json_string_value(task_comm(o, 1006)), "");
+	dump = json_dumps(o, 0);
+	assert_non_null(dump);
+	free(dump);
+
+	/* the text: the escaped names, no control byte but the line ends */
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	nc_print_tasks(f, o);
+	fclose(f);
+	json_decref(o);
+	assert_non_null(strstr(text, " \\x1b[2Jclear\n"));
+	assert_non_null(strstr(text, " bad\\xff\\xfeutf8\n"));
+	assert_non_null(strstr(text, " two\\x0alines\n"));
+	assert_non_null(strstr(text, " udp-sink\n"));
+	assert_non_null(strstr(text, " (gone)\n"));
+	for (p = text; *p; p++)
+		assert_true(*p == '\n' || (*p >= 0x20 && *p < 0x7f));
+	free(text);
+	assert_int_equal(system("rm -rf " T), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -336,6 +438,7 @@ int main(void)
 		cmocka_unit_test(test_invalid_responses),
 		cmocka_unit_test(test_info),
 		cmocka_unit_test(test_tasks),
+		cmocka_unit_test(test_tasks_comm),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
