@@ -2,7 +2,8 @@
 /*
  * test_diff.c - "netcost diff" arithmetic on synthetic models: cost per
  * packet, ratio, delta and share, the sort by contribution, ns from each
- * side's TSC rate, counters per packet, the NAPI instances by device, the
+ * side's TSC rate, counters per packet, the NAPI instances by device and
+ * one by one (paired by napi_id, by order across boots, backlogs by CPU), the
  * comparability warnings and exit 7 when a snapshot counted no packets.
  */
 #include <math.h>
@@ -511,17 +512,23 @@ static void test_napi_by_device(void **state)
 	unsigned int i;
 
 	(void)state;
-	/* neither side has instances: no section, "napi": [] */
+	/*
+	 * neither side has instances (snapshots before 0.9.0): no section,
+	 * "napi" and "napi_instances" [] (test_napi_instances() pairs them)
+	 */
 	tiny(a, 10, 100, 200, 1000, 2000000);
 	tiny(b, 10, 150, 450, 1000, 2000000);
 	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), 0);
 	assert_int_equal(d->napi.nr, 0);
+	assert_int_equal(d->napi_pairs.nr, 0);
 	text = diff_out(d, false);
 	assert_null(strstr(text, "NAPI"));
 	free(text);
 	o = diff_json(d);
 	assert_true(json_is_array(json_object_get(o, "napi")));
 	assert_int_equal(json_array_size(json_object_get(o, "napi")), 0);
+	assert_true(json_is_array(json_object_get(o, "napi_instances")));
+	assert_int_equal(json_array_size(json_object_get(o, "napi_instances")), 0);
 	json_decref(o);
 
 	/*
@@ -627,6 +634,272 @@ static void test_napi_by_device(void **state)
 	free(d);
 }
 
+/*
+ * inst_row - the words of the @nth (0: first) row of device @name in the
+ * "NAPI instances" section of @text: name, A id, B id, by, A polls, B
+ * polls, A pkts, B pkts, A cyc/poll, B cyc/poll, B/A, A cyc/pkt, B cyc/pkt,
+ * B/A; returns how many
+ */
+static int inst_row(const char *text, const char *name, int nth, char w[14][32])
+{
+	const char *p = strstr(text, "\nNAPI instances ");
+	char want[80];
+
+	if (!p)
+		fail_msg("no NAPI instances section in:\n%s", text);
+	snprintf(want, sizeof(want), "\n  %s ", name);
+	for (p = strstr(p, want); p && nth; nth--)
+		p = strstr(p + 1, want);
+	if (!p)
+		fail_msg("no row %s in:\n%s", name, text);
+	return sscanf(p + 1, "%31s %31s %31s %31s %31s %31s %31s %31s %31s %31s %31s %31s %31s %31s",
+		      w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8], w[9], w[10], w[11],
+		      w[12], w[13]);
+}
+
+/* pair_json - entry @i of a diff -j document's "napi_instances" */
+static json_t *pair_json(json_t *o, size_t i)
+{
+	json_t *v = json_array_get(json_object_get(o, "napi_instances"), i);
+
+	assert_non_null(v);
+	return v;
+}
+
+/* pair_num - number @key of side @side ("a", "b") of pair @i, -1 for null */
+static double pair_num(json_t *o, size_t i, const char *side, const char *key)
+{
+	json_t *v = json_object_get(json_object_get(pair_json(o, i), side), key);
+
+	assert_non_null(v);
+	return json_is_null(v) ? -1 : json_number_value(v);
+}
+
+/* pair_by - how pair @i was made: "paired_by", "-" for null */
+static const char *pair_by(json_t *o, size_t i)
+{
+	json_t *v = json_object_get(pair_json(o, i), "paired_by");
+
+	assert_non_null(v);
+	return json_is_null(v) ? "-" : json_string_value(v);
+}
+
+/*
+ * The NAPI instances one by one: of one boot by (device, napi_id), an
+ * instance that did not poll on one side alone there; of another boot
+ * (the device's napi_ids differ, or are shifted) by the order of their
+ * ids, id 0 with id 0, whatever the ifindex; backlogs by CPU; polls,
+ * packets, cycles per poll and per packet (only where every poll was
+ * timed) and B/A, in text and -j; against a snapshot without instances
+ * (before 0.9.0) each alone; past NC_MAX_NAPI_PAIRS rows, a warning.
+ */
+static void test_napi_instances(void **state)
+{
+	struct nc_model *a = calloc(3, sizeof(*a)), *b = a + 1, *c = a + 2;
+	struct nc_diff *d = calloc(1, sizeof(*d));
+	const struct nc_napi_pair *p;
+	char *text, w[14][32];
+	json_t *o, *v;
+	unsigned int i;
+
+	(void)state;
+	tiny(a, 10, 100, 200, 1000, 2000000);
+	tiny(b, 10, 150, 450, 1000, 2000000);
+	/*
+	 * A: eth0's two queues 8193 (100 polls of 10 packets at 10,000
+	 * cycles) and 8194 (50 of 5 at 4,000), its tx-only instance (id 0: 20
+	 * polls, no packets, 500 cycles each), a backlog on CPUs 0 and 1.
+	 * B, the same boot: 8193 (200 polls of 5 packets at 6,000), 8194 did
+	 * not poll, id 0 (10 polls at 700), CPU 1's backlog (10 polls of 4 at
+	 * 3,000); eth1 busy-polled (30 polls, 10 timed at 3,000)
+	 */
+	napi(a, 0, "eth0", 8193, 100, 1000, 100, 100 * 10000);
+	napi(a, 0, "eth0", 8194, 50, 250, 50, 50 * 4000);
+	napi(a, 0, "eth0", 0, 20, 0, 20, 20 * 500);
+	napi(a, 0, NULL, 0, 10, 20, 10, 10 * 2000);
+	napi(a, 1, NULL, 0, 10, 40, 10, 10 * 4000);
+	napi(b, 0, "eth0", 8193, 200, 1000, 200, 200 * 6000);
+	napi(b, 0, "eth0", 0, 10, 0, 10, 10 * 700);
+	napi(b, 1, NULL, 0, 10, 40, 10, 10 * 3000);
+	napi(b, 0, "eth1", 9000, 30, 30, 10, 10 * 3000);
+	nc_model_sum_total(a, NULL);
+	nc_model_sum_total(b, NULL);
+	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), 0);
+	assert_int_equal(d->napi_pairs.nr, 6);
+	/* eth0: id 0, 8193 by napi_id, 8194 in A alone; eth1 in B alone; backlogs */
+	p = &d->napi_pairs.pair[0];
+	assert_string_equal(p->device, "eth0");
+	assert_int_equal(p->match, NC_NAPI_BY_ID);
+	assert_true(p->side[0].sum.id == 0 && p->side[1].sum.id == 0);
+	assert_true(NEAR(p->ratio_cycles_per_poll, 700.0 / 500));
+	assert_true(p->side[0].cycles_per_packet < 0 && p->ratio_cycles_per_packet < 0);
+	p = &d->napi_pairs.pair[1];
+	assert_int_equal(p->match, NC_NAPI_BY_ID);
+	assert_true(p->side[0].sum.id == 8193 && p->side[1].sum.id == 8193);
+	assert_int_equal(p->side[0].sum.polls, 100);
+	assert_int_equal(p->side[1].sum.packets, 1000);
+	assert_true(NEAR(p->side[0].cycles_per_poll, 10000) &&
+		    NEAR(p->side[1].cycles_per_poll, 6000));
+	assert_true(NEAR(p->side[0].cycles_per_packet, 1000) &&
+		    NEAR(p->side[1].cycles_per_packet, 1200));
+	assert_true(NEAR(p->ratio_cycles_per_poll, 0.6) && NEAR(p->ratio_cycles_per_packet, 1.2));
+	p = &d->napi_pairs.pair[2];
+	assert_true(p->match == NC_NAPI_ALONE && p->side[0].sum.id == 8194 &&
+		    !p->side[1].instances && p->ratio_cycles_per_poll < 0);
+	p = &d->napi_pairs.pair[3];
+	assert_string_equal(p->device, "eth1");
+	assert_true(p->match == NC_NAPI_ALONE && !p->side[0].instances);
+	assert_true(NEAR(p->side[1].cycles_per_poll, 3000));
+	assert_true(p->side[1].cycles_per_packet < 0);	/* busy polls: not every poll timed */
+	p = &d->napi_pairs.pair[4];
+	assert_string_equal(p->device, "backlog");
+	assert_true(p->match == NC_NAPI_ALONE && p->side[0].sum.backlog_cpu == 0);
+	p = &d->napi_pairs.pair[5];
+	assert_true(p->match == NC_NAPI_BY_CPU && p->side[0].sum.backlog_cpu == 1 &&
+		    p->side[1].sum.backlog_cpu == 1);
+	assert_true(NEAR(p->ratio_cycles_per_poll, 0.75) && NEAR(p->ratio_cycles_per_packet, 0.75));
+
+	text = diff_out(d, false);
+	assert_true(strstr(text, "\nNAPI instances ") > strstr(text, "NAPI by device"));
+	assert_int_equal(inst_row(text, "eth0", 1, w), 14);
+	assert_true(!strcmp(w[1], "8193") && !strcmp(w[2], "8193") && !strcmp(w[3], "napi_id"));
+	assert_true(!strcmp(w[4], "100") && !strcmp(w[5], "200") && !strcmp(w[6], "1000") &&
+		    !strcmp(w[7], "1000"));
+	assert_true(!strcmp(w[8], "10000") && !strcmp(w[9], "6000") && !strcmp(w[10], "0.60x"));
+	assert_true(!strcmp(w[11], "1000") && !strcmp(w[12], "1200") && !strcmp(w[13], "1.20x"));
+	assert_int_equal(inst_row(text, "eth0", 2, w), 14);
+	assert_true(!strcmp(w[1], "8194") && !strcmp(w[2], "-") && !strcmp(w[3], "-") &&
+		    !strcmp(w[5], "-") && !strcmp(w[10], "-"));
+	assert_int_equal(inst_row(text, "backlog/cpu1", 0, w), 14);
+	assert_true(!strcmp(w[3], "cpu") && !strcmp(w[10], "0.75x"));
+	assert_int_equal(inst_row(text, "backlog/cpu0", 0, w), 14);
+	assert_true(!strcmp(w[2], "-") && !strcmp(w[4], "10"));
+	assert_null(strstr(text, "  order: "));		/* one boot: no pair by order */
+	free(text);
+
+	o = diff_json(d);
+	assert_int_equal(json_array_size(json_object_get(o, "napi_instances")), 6);
+	assert_string_equal(pair_by(o, 1), "napi_id");
+	assert_true(pair_num(o, 1, "a", "id") == 8193 && pair_num(o, 1, "a", "polls") == 100);
+	assert_true(pair_num(o, 1, "b", "cycles") == 200 * 6000);
+	assert_true(NEAR(pair_num(o, 1, "b", "cycles_per_packet"), 1200));
+	assert_true(pair_num(o, 1, "a", "backlog_cpu") < 0 && pair_num(o, 1, "a", "irq") < 0 &&
+		    pair_num(o, 1, "a", "thread_pid") < 0);
+	v = json_object_get(pair_json(o, 1), "ratio_cycles_per_packet");
+	assert_true(NEAR(json_real_value(v), 1.2));
+	assert_string_equal(pair_by(o, 2), "-");
+	assert_true(json_is_null(json_object_get(pair_json(o, 2), "b")));
+	assert_true(json_is_null(json_object_get(pair_json(o, 2), "ratio_cycles_per_poll")));
+	assert_true(pair_num(o, 3, "b", "cycles_per_packet") < 0);
+	assert_string_equal(pair_by(o, 5), "cpu");
+	assert_true(pair_num(o, 5, "a", "backlog_cpu") == 1 &&
+		    pair_num(o, 5, "b", "backlog_cpu") == 1);
+	/* the device table's sides carry cycles and cycles per packet too */
+	assert_true(NEAR(json_real_value(json_object_get(json_object_get(
+		json_array_get(json_object_get(o, "napi"), 0), "a"), "cycles_per_packet")),
+		(100.0 * 10000 + 50 * 4000 + 20 * 500) / 1250));
+	json_decref(o);
+	nc_model_free(b);
+
+	/*
+	 * B, another boot: eth0's queues are 9001 and 9002, a third 9003, its
+	 * ifindex 3; paired by order, A's 8193 with 9001, id 0 with id 0
+	 */
+	nc_model_init(b);
+	synth_info(b, false, 1);
+	synth_counter(b, 0, "rx_packets", 10);
+	for (i = 0; i < 3; i++)
+		synth_napi(b, 0, &(struct nc_napi){ .id = 9001 + i, .ifindex = 3,
+			   .has_ifname = true, .ifname = "eth0", .polls = 100, .packets = 500,
+			   .timed_polls = 100, .cycles = 100 * (12000 + 1000 * i) });
+	synth_napi(b, 0, &(struct nc_napi){ .id = 0, .ifindex = 3, .has_ifname = true,
+		   .ifname = "eth0", .polls = 10, .timed_polls = 10, .cycles = 10 * 600 });
+	nc_model_sum_total(b, NULL);
+	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), 0);
+	assert_int_equal(d->napi_pairs.nr, 6);		/* 4 of eth0, the backlogs alone */
+	assert_true(d->napi_pairs.pair[0].match == NC_NAPI_BY_ID &&
+		    d->napi_pairs.pair[0].side[1].sum.id == 0);
+	p = &d->napi_pairs.pair[1];
+	assert_true(p->match == NC_NAPI_BY_ORDER && p->side[0].sum.id == 8193 &&
+		    p->side[1].sum.id == 9001);
+	assert_true(NEAR(p->ratio_cycles_per_poll, 1.2) && NEAR(p->ratio_cycles_per_packet, 2.4));
+	p = &d->napi_pairs.pair[2];
+	assert_true(p->match == NC_NAPI_BY_ORDER && p->side[0].sum.id == 8194 &&
+		    p->side[1].sum.id == 9002);
+	p = &d->napi_pairs.pair[3];
+	assert_true(p->match == NC_NAPI_ALONE && p->side[1].sum.id == 9003);
+	text = diff_out(d, false);
+	assert_int_equal(inst_row(text, "eth0", 1, w), 14);
+	assert_true(!strcmp(w[1], "8193") && !strcmp(w[2], "9001") && !strcmp(w[3], "order"));
+	assert_true(!strcmp(w[10], "1.20x") && !strcmp(w[13], "2.40x"));
+	assert_non_null(strstr(text, "  order: the device's napi_ids differ"));
+	free(text);
+	o = diff_json(d);
+	assert_string_equal(pair_by(o, 1), "order");
+	assert_true(pair_num(o, 1, "b", "id") == 9001 && pair_num(o, 1, "b", "ifindex") == 3);
+	json_decref(o);
+	nc_model_free(b);
+
+	/*
+	 * ids shifted by one (another boot where a queue came first): B's
+	 * 8194 is not A's 8194 but its first queue, so eth0 pairs by order;
+	 * and A's 8194 pairs with B's second even where it did not poll
+	 */
+	nc_model_init(b);
+	synth_info(b, false, 1);
+	synth_counter(b, 0, "rx_packets", 10);
+	napi(b, 0, "eth0", 8194, 100, 1000, 100, 100 * 11000);
+	napi(b, 0, "eth0", 8195, 50, 250, 50, 50 * 5000);
+	napi(b, 0, "eth0", 8196, 0, 0, 0, 0);
+	nc_model_sum_total(b, NULL);
+	nc_model_init(c);
+	synth_info(c, false, 1);
+	synth_counter(c, 0, "rx_packets", 10);
+	napi(c, 0, "eth0", 8193, 100, 1000, 100, 100 * 10000);
+	napi(c, 0, "eth0", 8194, 0, 0, 0, 0);
+	nc_model_sum_total(c, NULL);
+	assert_int_equal(nc_diff_compute(d, c, "c", b, "b"), 0);
+	assert_int_equal(d->napi_pairs.nr, 2);		/* 8196 and nothing: no row */
+	p = &d->napi_pairs.pair[0];
+	assert_true(p->match == NC_NAPI_BY_ORDER && p->side[0].sum.id == 8193 &&
+		    p->side[1].sum.id == 8194 && NEAR(p->ratio_cycles_per_poll, 1.1));
+	p = &d->napi_pairs.pair[1];
+	assert_true(p->match == NC_NAPI_BY_ORDER && p->side[0].sum.id == 8194 &&
+		    p->side[0].sum.polls == 0 && p->side[1].sum.id == 8195);
+
+	/* A from before 0.9.0 (no instances): B's alone, A null */
+	nc_model_free(c);
+	tiny(c, 10, 100, 200, 1000, 2000000);
+	assert_int_equal(nc_diff_compute(d, c, "c", b, "b"), 0);
+	assert_int_equal(d->napi_pairs.nr, 2);
+	o = diff_json(d);
+	assert_true(json_is_null(json_object_get(pair_json(o, 0), "a")));
+	assert_string_equal(pair_by(o, 0), "-");
+	assert_true(pair_num(o, 0, "b", "id") == 8194);
+	json_decref(o);
+
+	/* more rows than a diff keeps: the first ones, and a warning */
+	for (i = 0; i < NC_MAX_NAPI_PAIRS + 3; i++)
+		napi(b, 1, "eth9", 20000 + i, 1, 1, 1, 100);
+	nc_model_sum_total(b, NULL);
+	assert_int_equal(nc_diff_compute(d, c, "c", b, "b"), 0);
+	assert_int_equal(d->napi_pairs.nr, NC_MAX_NAPI_PAIRS);
+	assert_int_equal(d->napi_pairs.left_out, 5);
+	for (i = 0; i < d->nr_warnings; i++)
+		if (strstr(d->warning[i], "NAPI: 5 instance rows past the first 512"))
+			break;
+	if (i == d->nr_warnings)
+		fail_msg("no warning about the NAPI rows left out (%u warnings)", d->nr_warnings);
+	text = diff_out(d, false);
+	assert_non_null(strstr(text, "  ... 5 more instance rows left out\n"));
+	free(text);
+	nc_model_free(a);
+	nc_model_free(b);
+	nc_model_free(c);
+	free(a);
+	free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -638,6 +911,7 @@ int main(void)
 		cmocka_unit_test(test_undefined_figures),
 		cmocka_unit_test(test_share_and_cpus),
 		cmocka_unit_test(test_napi_by_device),
+		cmocka_unit_test(test_napi_instances),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

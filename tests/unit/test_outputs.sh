@@ -6,7 +6,7 @@
 # a name collision is refused (bug 11); "--stage ''" is a usage error and
 # a stage filter does not claim "no packets" (bug 12); "show -" reads
 # stdin; -o /dev/null is a dry run; a snapshot's NAPI instances, text and
-# JSON.
+# JSON, and diff's NAPI instances one by one.
 set -u
 cd "$(dirname "$0")/../.."
 NC=${BUILD:-$PWD/build}/bin/netcost
@@ -142,4 +142,37 @@ j=$("$NC" show -j $C/napi.json | jq -c '[.total.napi[] | [.device, .irq, .thread
 	[ "$("$NC" show -j $C/stock.json | jq -c '[.total.napi, .cpus[0].napi, .napi_dropped]')" = '[[],[],0]' ] &&
 	ok "show stock.json (before 0.9.0): no NAPI table, empty napi arrays" ||
 	nok "show stock.json (before 0.9.0): $(grep NAPI "$tmp/old.out")"
+
+# diff pairs the NAPI instances one by one: of one boot by napi_id, of
+# another (napi.json's, renumbered; eth0 slower) by order, backlogs by CPU;
+# against a snapshot from before 0.9.0 each alone, and none between two
+jq '(.cpus[].napi[], .total.napi[]) |= (if .device == "eth0" then .id = 9001 | .cycles = 59200000
+	elif .device == "eth1" then .id = 9002 else . end)' $C/napi.json >"$tmp/napi-b.json"
+"$NC" diff $C/napi.json "$tmp/napi-b.json" >"$tmp/nd.out" 2>&1
+row=$(sed -n '/^NAPI instances /,/^$/p' "$tmp/nd.out" | awk '$1 == "eth0" { $1 = $1; print }')
+[ "$row" = "eth0 8193 9001 order 3700 3700 37000 37000 13000 16000 1.23x 1300 1600 1.23x" ] &&
+	grep -q "^  order: the device's napi_ids differ" "$tmp/nd.out" &&
+	ok "diff napi.json, renumbered: eth0 by order" ||
+	nok "diff napi.json, renumbered: eth0's row \"$row\": $(sed -n '/^NAPI instances /,/^$/p' "$tmp/nd.out")"
+for b in "$tmp/napi-b.json" $C/napi.json; do
+	j=$("$NC" diff -j $C/napi.json "$b" 2>/dev/null |
+		jq -c '[.napi_instances[] | [.device, .paired_by, .a.id, .b.id,
+			(.ratio_cycles_per_poll | if . == null then . else . * 1000 | round end)]]')
+	if [ "$b" = "$C/napi.json" ]; then
+		want='[["eth0","napi_id",8193,8193,1000],["eth1","napi_id",8194,8194,null],["backlog","cpu",0,0,1000]]'
+	else
+		want='[["eth0","order",8193,9001,1231],["eth1","order",8194,9002,null],["backlog","cpu",0,0,1000]]'
+	fi
+	[ "$j" = "$want" ] && ok "diff -j napi.json $(basename "$b"): napi_instances $j" ||
+		nok "diff -j napi.json $(basename "$b"): napi_instances $j"
+done
+j=$("$NC" diff -j $C/stock.json $C/napi.json 2>/dev/null |
+	jq -c '[.napi_instances[] | [.device, .paired_by, .a, .b.id]]')
+[ "$j" = '[["eth0",null,null,8193],["eth1",null,null,8194],["backlog",null,null,0]]' ] &&
+	ok "diff -j stock.json (before 0.9.0) napi.json: B's instances alone" ||
+	nok "diff -j stock.json napi.json: napi_instances $j"
+"$NC" diff $C/stock.json $C/rt.json >"$tmp/nd.out" 2>/dev/null && ! grep -q NAPI "$tmp/nd.out" &&
+	[ "$("$NC" diff -j $C/stock.json $C/rt.json 2>/dev/null | jq -c .napi_instances)" = '[]' ] &&
+	ok "diff stock.json rt.json (before 0.9.0): no NAPI section, napi_instances []" ||
+	nok "diff stock.json rt.json: $(grep NAPI "$tmp/nd.out")"
 exit $fail

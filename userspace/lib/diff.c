@@ -5,8 +5,8 @@
  * each snapshot's own TSC rate), ratio, delta and its share of the total
  * difference, sorted by contribution; percentile shifts and the KS and
  * earth mover's distances of the histograms; counters per packet side by
- * side; the NAPI instances by device.  Warns when the two runs are not
- * comparable.
+ * side; the NAPI instances by device, then one by one, each of A's with
+ * its counterpart in B.  Warns when the two runs are not comparable.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -189,7 +189,8 @@ static void nc_diff_paths(struct nc_diff *d)
 
 /*
  * nc_diff_napi - the NAPI instances of A and B by device (their ids differ
- * between kernels), and B/A of their napi_poll cycles per timed poll
+ * between kernels), and B/A of their napi_poll cycles per timed poll; then
+ * one by one (nc_napi_pair())
  */
 static void nc_diff_napi(struct nc_diff *d)
 {
@@ -203,6 +204,11 @@ static void nc_diff_napi(struct nc_diff *d)
 		nc_diff_warn(d, "NAPI: %llu instance%s of devices past the first %d left out of the comparison",
 			     (unsigned long long)d->napi.left_out, d->napi.left_out == 1 ? "" : "s",
 			     NC_MAX_NAPI_DEVICES);
+	nc_napi_pair(&d->napi_pairs, d->ma, d->mb);
+	if (d->napi_pairs.left_out)
+		nc_diff_warn(d, "NAPI: %llu instance row%s past the first %d left out of the comparison",
+			     (unsigned long long)d->napi_pairs.left_out,
+			     d->napi_pairs.left_out == 1 ? "" : "s", NC_MAX_NAPI_PAIRS);
 }
 
 /*
@@ -317,17 +323,72 @@ static json_t *nc_jnum(double v)
 	return v < 0 ? json_null() : json_real(v);
 }
 
+/* nc_diff_napi_figures_json - a NAPI side's counts and figures, added to @o */
+static json_t *nc_diff_napi_figures_json(json_t *o, const struct nc_napi_side *s)
+{
+	json_object_set_new(o, "polls", nc_json_u64(s->sum.polls));
+	json_object_set_new(o, "packets", nc_json_u64(s->sum.packets));
+	json_object_set_new(o, "timed_polls", nc_json_u64(s->sum.timed_polls));
+	json_object_set_new(o, "cycles", nc_json_u64(s->sum.cycles));
+	json_object_set_new(o, "packets_per_poll", nc_jnum(s->packets_per_poll));
+	json_object_set_new(o, "cycles_per_poll", nc_jnum(s->cycles_per_poll));
+	json_object_set_new(o, "cycles_per_packet", nc_jnum(s->cycles_per_packet));
+	return o;
+}
+
 /* nc_diff_napi_side_json - one side of a device's NAPI row: null when it has none */
 static json_t *nc_diff_napi_side_json(const struct nc_napi_side *s)
 {
 	if (!s->instances)
 		return json_null();
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}",
-			 "instances", nc_json_u64(s->instances), "polls", nc_json_u64(s->sum.polls),
-			 "packets", nc_json_u64(s->sum.packets),
-			 "timed_polls", nc_json_u64(s->sum.timed_polls),
-			 "packets_per_poll", nc_jnum(s->packets_per_poll),
-			 "cycles_per_poll", nc_jnum(s->cycles_per_poll));
+	return nc_diff_napi_figures_json(json_pack("{s:o}", "instances",
+						   nc_json_u64(s->instances)), s);
+}
+
+/* nc_json_u32_or_null - @v, or null when @has is false (unknown, none) */
+static json_t *nc_json_u32_or_null(bool has, uint32_t v)
+{
+	return has ? nc_json_u64(v) : json_null();
+}
+
+/* nc_diff_napi_inst_json - one side of a pair: the instance and its figures, or null */
+static json_t *nc_diff_napi_inst_json(const struct nc_napi_side *s)
+{
+	const struct nc_napi *n = &s->sum;
+	json_t *o;
+
+	if (!s->instances)
+		return json_null();
+	o = json_object();
+	json_object_set_new(o, "id", nc_json_u64(n->id));
+	json_object_set_new(o, "ifindex", nc_json_u64(n->ifindex));
+	json_object_set_new(o, "backlog_cpu", nc_json_u32_or_null(!n->has_ifname, n->backlog_cpu));
+	json_object_set_new(o, "irq", nc_json_u32_or_null(n->has_irq, n->irq));
+	json_object_set_new(o, "thread_pid", nc_json_u32_or_null(n->has_thread_pid, n->thread_pid));
+	return nc_diff_napi_figures_json(o, s);
+}
+
+/* nc_diff_napi_pairs_json - "napi_instances": each instance of A with its counterpart in B */
+static json_t *nc_diff_napi_pairs_json(const struct nc_diff *d)
+{
+	json_t *na = json_array();
+	unsigned int i;
+
+	for (i = 0; i < d->napi_pairs.nr; i++) {
+		const struct nc_napi_pair *p = &d->napi_pairs.pair[i];
+		const char *by = nc_napi_match_name(p->match);
+
+		json_array_append_new(na, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}",
+						    "device", p->device,
+						    "paired_by", by ? json_string(by) : json_null(),
+						    "a", nc_diff_napi_inst_json(&p->side[0]),
+						    "b", nc_diff_napi_inst_json(&p->side[1]),
+						    "ratio_cycles_per_poll",
+						    nc_jnum(p->ratio_cycles_per_poll),
+						    "ratio_cycles_per_packet",
+						    nc_jnum(p->ratio_cycles_per_packet)));
+	}
+	return na;
 }
 
 /* nc_diff_napi_json - "napi": a device's instances in A and B, an object each */
@@ -417,6 +478,7 @@ static json_t *nc_diff_json(const struct nc_diff *d)
 	json_object_set_new(o, "stages", st);
 	json_object_set_new(o, "counters", ct);
 	json_object_set_new(o, "napi", nc_diff_napi_json(d));
+	json_object_set_new(o, "napi_instances", nc_diff_napi_pairs_json(d));
 	json_object_set_new(o, "warnings", w);
 	return o;
 }
@@ -436,6 +498,26 @@ static void nc_diff_heading(FILE *f, const char *tag, const struct nc_model *m,
 		fprintf(f, "    note: %s\n", m->meta.note);
 }
 
+/* nc_count_or_dash - @v as text, or "-" when @has is false (the side has none) */
+static const char *nc_count_or_dash(char *buf, size_t len, bool has, uint64_t v)
+{
+	if (has)
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
+/* nc_ratio_fmt - a B/A as "1.50x", or "-" when undefined */
+static const char *nc_ratio_fmt(char *buf, size_t len, double r)
+{
+	if (r >= 0)
+		snprintf(buf, len, "%.2fx", r);
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
 /*
  * nc_diff_napi_text - the NAPI section, when A or B has instances that
  * polled: per device, the instances of each side, their packets per poll
@@ -443,7 +525,7 @@ static void nc_diff_heading(FILE *f, const char *tag, const struct nc_model *m,
  */
 static void nc_diff_napi_text(FILE *f, const struct nc_diff *d)
 {
-	char v[6][32];
+	char v[7][32];
 	unsigned int i, k;
 	int w = 16;	/* IFNAMSIZ - 1, or the longest name */
 
@@ -458,24 +540,83 @@ static void nc_diff_napi_text(FILE *f, const struct nc_diff *d)
 		const struct nc_napi_side *a = &d->napi.dev[i].side[0];
 		const struct nc_napi_side *b = &d->napi.dev[i].side[1];
 
-		for (k = 0; k < 2; k++) {	/* "-": the side has none of the device */
-			if (d->napi.dev[i].side[k].instances)
-				snprintf(v[k], 32, "%u", d->napi.dev[i].side[k].instances);
-			else
-				snprintf(v[k], 32, "-");
-		}
-		fprintf(f, "%-*s %6s %6s %11s %10s %11s %10s", w, d->napi.dev[i].device, v[0], v[1],
-			nc_fmt(v[2], 32, a->packets_per_poll),
+		for (k = 0; k < 2; k++)	/* "-": the side has none of the device */
+			nc_count_or_dash(v[k], 32, d->napi.dev[i].side[k].instances,
+					 d->napi.dev[i].side[k].instances);
+		fprintf(f, "%-*s %6s %6s %11s %10s %11s %10s %7s\n", w, d->napi.dev[i].device, v[0],
+			v[1], nc_fmt(v[2], 32, a->packets_per_poll),
 			nc_fmt(v[3], 32, b->packets_per_poll),
-			nc_fmt(v[4], 32, a->cycles_per_poll), nc_fmt(v[5], 32, b->cycles_per_poll));
-		if (d->napi_ratio[i] >= 0)
-			fprintf(f, " %6.2fx\n", d->napi_ratio[i]);
-		else
-			fprintf(f, " %7s\n", "-");
+			nc_fmt(v[4], 32, a->cycles_per_poll), nc_fmt(v[5], 32, b->cycles_per_poll),
+			nc_ratio_fmt(v[6], 32, d->napi_ratio[i]));
 	}
 	if (d->napi.left_out)
 		fprintf(f, "  ... %llu instance%s of more devices left out\n",
 			(unsigned long long)d->napi.left_out, d->napi.left_out == 1 ? "" : "s");
+}
+
+/*
+ * nc_diff_napi_pair_name - a pair's row name: its device, and for an
+ * instance without one (a CPU's own: a backlog) "/cpuN", its CPU
+ */
+static const char *nc_diff_napi_pair_name(char *buf, size_t len, const struct nc_napi_pair *p)
+{
+	const struct nc_napi *n = p->side[0].instances ? &p->side[0].sum : &p->side[1].sum;
+
+	if (n->has_ifname)
+		snprintf(buf, len, "%s", p->device);
+	else
+		snprintf(buf, len, "%s/cpu%u", p->device, n->backlog_cpu);
+	return buf;
+}
+
+/*
+ * nc_diff_napi_pairs_text - the NAPI instances one by one, when A or B has
+ * instances that polled: each of A with its counterpart in B and how they
+ * were paired, their polls and packets, napi_poll cycles per poll and per
+ * packet and B/A of those
+ */
+static void nc_diff_napi_pairs_text(FILE *f, const struct nc_diff *d)
+{
+	const struct nc_napi_pairs *t = &d->napi_pairs;
+	char name[NC_NAME_LEN + 16], v[12][32];
+	bool by_order = false;
+	unsigned int i, k;
+	int w = 16;	/* IFNAMSIZ - 1, or the longest name */
+
+	if (!t->nr)
+		return;
+	for (i = 0; i < t->nr; i++)
+		if ((int)strlen(nc_diff_napi_pair_name(name, sizeof(name), &t->pair[i])) > w)
+			w = (int)strlen(name);
+	fprintf(f, "\n%-*s %6s %6s %-7s %9s %9s %10s %10s %10s %10s %7s %9s %9s %7s\n", w + 2,
+		"NAPI instances", "A id", "B id", "by", "A polls", "B polls", "A pkts", "B pkts",
+		"A cyc/poll", "B cyc/poll", "B/A", "A cyc/pkt", "B cyc/pkt", "B/A");
+	for (i = 0; i < t->nr; i++) {
+		const struct nc_napi_pair *p = &t->pair[i];
+		const char *by = nc_napi_match_name(p->match);
+
+		for (k = 0; k < 2; k++) {
+			const struct nc_napi_side *s = &p->side[k];
+
+			nc_count_or_dash(v[k], 32, s->instances, s->sum.id);
+			nc_count_or_dash(v[2 + k], 32, s->instances, s->sum.polls);
+			nc_count_or_dash(v[4 + k], 32, s->instances, s->sum.packets);
+			nc_fmt(v[6 + k], 32, s->cycles_per_poll);
+			nc_fmt(v[8 + k], 32, s->cycles_per_packet);
+		}
+		by_order |= p->match == NC_NAPI_BY_ORDER;
+		fprintf(f, "  %-*s %6s %6s %-7s %9s %9s %10s %10s %10s %10s %7s %9s %9s %7s\n", w,
+			nc_diff_napi_pair_name(name, sizeof(name), p), v[0], v[1], by ? by : "-",
+			v[2], v[3], v[4], v[5], v[6], v[7],
+			nc_ratio_fmt(v[10], 32, p->ratio_cycles_per_poll), v[8], v[9],
+			nc_ratio_fmt(v[11], 32, p->ratio_cycles_per_packet));
+	}
+	if (t->left_out)
+		fprintf(f, "  ... %llu more instance row%s left out\n",
+			(unsigned long long)t->left_out, t->left_out == 1 ? "" : "s");
+	if (by_order)
+		fprintf(f, "  order: the device's napi_ids differ between A and B (another boot): its instances\n"
+			"  paired in napi_id order, the order its driver added its queues; id 0 with id 0\n");
 }
 
 /* nc_diff_text - the tables of "netcost diff" */
@@ -570,6 +711,7 @@ static void nc_diff_text(FILE *f, const struct nc_diff *d)
 			nc_fmt(v[1], 32, c->b));
 	}
 	nc_diff_napi_text(f, d);
+	nc_diff_napi_pairs_text(f, d);
 	fprintf(f, "\npercentiles within %.1f%%; KS: 0 same shape .. 1 disjoint; EMD: cycles an event moves on average\n",
 		100.0 * NC_HIST_REL_ERROR);
 	if (nc_irq_thread_holds_net_rx(d->ma) || nc_irq_thread_holds_net_rx(d->mb))
@@ -577,6 +719,10 @@ static void nc_diff_text(FILE *f, const struct nc_diff *d)
 	if (d->napi.nr)
 		fprintf(f, "NAPI: the instances that polled, by device (backlog: every CPU's); cyc/poll: napi_poll cycles\n"
 			"  per timed poll (NET_RX, NAPI threads; busy polls are not timed)\n");
+	if (d->napi_pairs.nr)
+		fprintf(f, "NAPI instances: A's paired with B's by napi_id (one boot), by order where a device's\n"
+			"  ids differ, a backlog with the same CPU's (cpu), - on one side only; cyc/pkt:\n"
+			"  napi_poll cycles per packet, where every poll was timed\n");
 }
 
 /*

@@ -2,7 +2,7 @@
 /*
  * diff.h - "netcost diff A B": two snapshots compared stage by stage, as
  * cycles and as ns per packet, with percentile shifts and shape distances,
- * and their NAPI instances by device.
+ * and their NAPI instances by device and one by one.
  */
 #ifndef NETCOST_DIFF_H
 #define NETCOST_DIFF_H
@@ -58,6 +58,8 @@ struct nc_diff {
 	/* the NAPI instances that polled, by device (the backlogs in one row) */
 	struct nc_napi_devs napi;
 	double napi_ratio[NC_MAX_NAPI_DEVICES];	/* B/A of cycles per poll; -1: undefined */
+	/* the same instances one by one, each of A with its counterpart in B */
+	struct nc_napi_pairs napi_pairs;
 };
 
 int nc_diff_compute(struct nc_diff *d, const struct nc_model *a, const char *name_a,

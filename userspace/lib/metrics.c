@@ -486,6 +486,18 @@ double nc_napi_cycles_per_poll(const struct nc_napi *n)
 }
 
 /*
+ * nc_napi_cycles_per_packet - a NAPI instance's napi_poll cycles per
+ * packet: only when every poll was timed (a busy poll's packets have no
+ * cycles here, and its work is not that of the timed polls); -1 when one
+ * was not, or with no packets
+ */
+double nc_napi_cycles_per_packet(const struct nc_napi *n)
+{
+	return n->packets && n->timed_polls == n->polls ?
+	       (double)n->cycles / (double)n->packets : -1;
+}
+
+/*
  * nc_napi_device - the name of @n's device, as the tables and the export
  * give it: its own, "backlog" for a CPU's backlog (id 0, no device), "-"
  * for another instance without a device
@@ -495,6 +507,14 @@ const char *nc_napi_device(const struct nc_napi *n)
 	if (n->has_ifname)
 		return n->ifname;
 	return n->id ? "-" : "backlog";
+}
+
+/* nc_napi_side_figures - @s's figures per poll and per packet, from its sum */
+static void nc_napi_side_figures(struct nc_napi_side *s)
+{
+	s->packets_per_poll = nc_napi_packets_per_poll(&s->sum);
+	s->cycles_per_poll = nc_napi_cycles_per_poll(&s->sum);
+	s->cycles_per_packet = nc_napi_cycles_per_packet(&s->sum);
 }
 
 /* nc_napi_dev_cmp - devices by name first, then the instances without one */
@@ -556,13 +576,198 @@ void nc_napi_by_device(struct nc_napi_devs *t, const struct nc_model *a,
 			nc_napi_add(&d->side[k].sum, n);
 		}
 	for (i = 0; i < t->nr; i++)
-		for (k = 0; k < 2; k++) {
-			struct nc_napi_side *s = &t->dev[i].side[k];
-
-			s->packets_per_poll = nc_napi_packets_per_poll(&s->sum);
-			s->cycles_per_poll = nc_napi_cycles_per_poll(&s->sum);
-		}
+		for (k = 0; k < 2; k++)
+			nc_napi_side_figures(&t->dev[i].side[k]);
 	qsort(t->dev, t->nr, sizeof(t->dev[0]), nc_napi_dev_cmp);
+}
+
+/* nc_napi_match_name - how a pair was made, as diff prints it; NULL: alone */
+const char *nc_napi_match_name(enum nc_napi_match match)
+{
+	switch (match) {
+	case NC_NAPI_BY_ID:
+		return "napi_id";
+	case NC_NAPI_BY_ORDER:
+		return "order";
+	case NC_NAPI_BY_CPU:
+		return "cpu";
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * nc_napi_group_cmp - the device of two instances in a total's order
+ * (nc_napi_cmp()): by name, then the backlogs, then the other instances
+ * without a device; 0: the same device, as nc_napi_device() names it
+ */
+static int nc_napi_group_cmp(const struct nc_napi *a, const struct nc_napi *b)
+{
+	if (a->has_ifname != b->has_ifname)
+		return a->has_ifname ? -1 : 1;
+	if (a->has_ifname)
+		return strcmp(a->ifname, b->ifname);
+	return (a->id != 0) - (b->id != 0);
+}
+
+/*
+ * nc_napi_key_cmp - the order of a device's instances in a total, by
+ * what pairs them: the napi_id, then for one without a device (a CPU's
+ * own) its CPU.  Not the ifindex, which another boot may change.
+ */
+static int nc_napi_key_cmp(const struct nc_napi *a, const struct nc_napi *b)
+{
+	if (a->id != b->id)
+		return a->id < b->id ? -1 : 1;
+	if (!a->has_ifname && a->backlog_cpu != b->backlog_cpu)
+		return a->backlog_cpu < b->backlog_cpu ? -1 : 1;
+	return 0;
+}
+
+/*
+ * nc_napi_pair_add - a row of @t: instance @x of A and @y of B (NULL:
+ * none on that side), unless neither polled, with their figures and B/A
+ */
+static void nc_napi_pair_add(struct nc_napi_pairs *t, const struct nc_napi *x,
+			     const struct nc_napi *y, enum nc_napi_match match)
+{
+	const struct nc_napi *n[2] = { x, y };
+	struct nc_napi_pair *p;
+	unsigned int k;
+
+	if ((!x || !x->polls) && (!y || !y->polls))
+		return;
+	if (t->nr == ARRAY_SIZE(t->pair)) {
+		t->left_out++;
+		return;
+	}
+	p = &t->pair[t->nr++];
+	snprintf(p->device, sizeof(p->device), "%s", nc_napi_device(x ? x : y));
+	p->match = x && y ? match : NC_NAPI_ALONE;
+	for (k = 0; k < 2; k++) {
+		if (n[k]) {
+			p->side[k].instances = 1;
+			p->side[k].sum = *n[k];
+			p->side[k].sum.nr_cpus = 0;	/* the model's list stays the model's */
+			p->side[k].sum.cpus = NULL;
+		}
+		nc_napi_side_figures(&p->side[k]);
+	}
+	p->ratio_cycles_per_poll = nc_ratio(p->side[1].cycles_per_poll,
+					    p->side[0].cycles_per_poll);
+	p->ratio_cycles_per_packet = nc_ratio(p->side[1].cycles_per_packet,
+					      p->side[0].cycles_per_packet);
+}
+
+/*
+ * nc_napi_merge - A's instances @a[0..@na) and B's @b[0..@nb) of one
+ * device, each in a total's order, paired where their keys
+ * (nc_napi_key_cmp()) are equal, the others alone, in key order
+ */
+static void nc_napi_merge(struct nc_napi_pairs *t, const struct nc_napi *a, unsigned int na,
+			  const struct nc_napi *b, unsigned int nb, enum nc_napi_match match)
+{
+	unsigned int i = 0, j = 0;
+
+	while (i < na || j < nb) {
+		int r = i == na ? 1 : j == nb ? -1 : nc_napi_key_cmp(&a[i], &b[j]);
+
+		nc_napi_pair_add(t, r <= 0 ? &a[i] : NULL, r >= 0 ? &b[j] : NULL, match);
+		i += r <= 0;
+		j += r >= 0;
+	}
+}
+
+/*
+ * nc_napi_ids_agree - whether A's and B's instances of a device (as
+ * nc_napi_merge() takes them) are of one boot: every napi_id but 0 of the
+ * side with fewer ids is the other side's too (a queue that did not poll
+ * on one side may be missing there, but none is renumbered)
+ */
+static bool nc_napi_ids_agree(const struct nc_napi *a, unsigned int na,
+			      const struct nc_napi *b, unsigned int nb)
+{
+	unsigned int i = 0, j = 0, ca = 0, cb = 0, both = 0;
+
+	while (i < na || j < nb) {
+		bool ha = i < na, hb = j < nb;
+		uint32_t id = !hb || (ha && a[i].id < b[j].id) ? a[i].id : b[j].id;
+		bool in_a = ha && a[i].id == id, in_b = hb && b[j].id == id;
+
+		while (i < na && a[i].id == id)
+			i++;
+		while (j < nb && b[j].id == id)
+			j++;
+		if (!id)
+			continue;
+		ca += in_a;
+		cb += in_b;
+		both += in_a && in_b;
+	}
+	return both == (ca < cb ? ca : cb);
+}
+
+/*
+ * nc_napi_pair_device - the rows of one device: its backlogs by CPU; by
+ * napi_id where A's and B's ids agree (nc_napi_ids_agree()); else id 0
+ * (no id: tx-only instances) with id 0, and the others by order, the n-th
+ * of A in napi_id order with the n-th of B: ids are handed out as the
+ * driver adds its instances, queue by queue, so that order is the queues'
+ */
+static void nc_napi_pair_device(struct nc_napi_pairs *t, const struct nc_napi *a,
+				unsigned int na, const struct nc_napi *b, unsigned int nb)
+{
+	const struct nc_napi *first = na ? a : b;
+	unsigned int za = 0, zb = 0, i;
+
+	if (!first->has_ifname && !first->id) {
+		nc_napi_merge(t, a, na, b, nb, NC_NAPI_BY_CPU);
+		return;
+	}
+	if (nc_napi_ids_agree(a, na, b, nb)) {
+		nc_napi_merge(t, a, na, b, nb, NC_NAPI_BY_ID);
+		return;
+	}
+	while (za < na && !a[za].id)
+		za++;
+	while (zb < nb && !b[zb].id)
+		zb++;
+	nc_napi_merge(t, a, za, b, zb, NC_NAPI_BY_ID);
+	for (i = 0; za + i < na || zb + i < nb; i++)
+		nc_napi_pair_add(t, za + i < na ? &a[za + i] : NULL,
+				 zb + i < nb ? &b[zb + i] : NULL, NC_NAPI_BY_ORDER);
+}
+
+/*
+ * nc_napi_pair - the NAPI instances of the totals of @a and @b paired one
+ * by one: device by device (by name, then the backlogs, then the other
+ * instances without a device, as a total lists them), each instance
+ * of A with its counterpart in B (nc_napi_pair_device()), or alone.  A row
+ * where neither side polled is left out; past NC_MAX_NAPI_PAIRS rows, the
+ * others count in t->left_out.  A snapshot without instances (before
+ * 0.9.0) has none to pair: the other side's are alone.
+ */
+void nc_napi_pair(struct nc_napi_pairs *t, const struct nc_model *a, const struct nc_model *b)
+{
+	const struct nc_cpu *ta = &a->total, *tb = &b->total;
+	unsigned int i = 0, j = 0;
+
+	memset(t, 0, sizeof(*t));
+	while (i < ta->nr_napi || j < tb->nr_napi) {
+		int r = i == ta->nr_napi ? 1 : j == tb->nr_napi ? -1 :
+			nc_napi_group_cmp(&ta->napi[i], &tb->napi[j]);
+		const struct nc_napi *first = r <= 0 ? &ta->napi[i] : &tb->napi[j];
+		unsigned int ei = i, ej = j;
+
+		while (ei < ta->nr_napi && !nc_napi_group_cmp(&ta->napi[ei], first))
+			ei++;
+		while (ej < tb->nr_napi && !nc_napi_group_cmp(&tb->napi[ej], first))
+			ej++;
+		nc_napi_pair_device(t, ei > i ? &ta->napi[i] : NULL, ei - i,
+				    ej > j ? &tb->napi[j] : NULL, ej - j);
+		i = ei;
+		j = ej;
+	}
 }
 
 /* nc_is_netrx_runs - a "net_rx_in_<where>" run counter (not its _cycles) */

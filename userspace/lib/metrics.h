@@ -58,6 +58,7 @@ double nc_stage_per_packet_named(const struct nc_model *m, const char *name, boo
 double nc_counter_per_packet(const struct nc_model *m, const struct nc_cpu *c, unsigned int k);
 double nc_napi_packets_per_poll(const struct nc_napi *n);
 double nc_napi_cycles_per_poll(const struct nc_napi *n);
+double nc_napi_cycles_per_packet(const struct nc_napi *n);
 const char *nc_napi_device(const struct nc_napi *n);
 
 #define NC_MAX_NAPI_DEVICES	64	/* devices nc_napi_by_device() keeps */
@@ -68,6 +69,7 @@ struct nc_napi_side {
 	struct nc_napi sum;		/* their polls, packets, timed polls and cycles */
 	double packets_per_poll;	/* -1: no polls */
 	double cycles_per_poll;		/* napi_poll cycles per timed poll; -1: none timed */
+	double cycles_per_packet;	/* napi_poll cycles per packet; -1: a poll untimed, none */
 };
 
 /* A device's NAPI instances in A and B: a row of nc_napi_by_device() */
@@ -85,6 +87,35 @@ struct nc_napi_devs {
 
 void nc_napi_by_device(struct nc_napi_devs *t, const struct nc_model *a,
 		       const struct nc_model *b);
+
+#define NC_MAX_NAPI_PAIRS	512	/* rows nc_napi_pair() keeps */
+
+/* How nc_napi_pair() found an instance of A's counterpart in B */
+enum nc_napi_match {
+	NC_NAPI_ALONE,		/* none: the instance is on one side only */
+	NC_NAPI_BY_ID,		/* the same napi_id (one boot; or id 0, no id, with id 0) */
+	NC_NAPI_BY_ORDER,	/* the device's napi_ids differ (another boot): n-th with n-th */
+	NC_NAPI_BY_CPU,		/* a CPU's backlog with the same CPU's */
+};
+
+/* An instance of A and its counterpart in B: a row of nc_napi_pair() */
+struct nc_napi_pair {
+	char device[NC_NAME_LEN];	/* nc_napi_device() */
+	enum nc_napi_match match;
+	/* A, B: instances 1 and sum the instance itself (no CPU list); 0: none that side */
+	struct nc_napi_side side[2];
+	double ratio_cycles_per_poll;	/* B/A; -1: undefined */
+	double ratio_cycles_per_packet;	/* B/A; -1: undefined */
+};
+
+struct nc_napi_pairs {
+	unsigned int nr;
+	struct nc_napi_pair pair[NC_MAX_NAPI_PAIRS];	/* device by device, as in a total */
+	uint64_t left_out;		/* rows past NC_MAX_NAPI_PAIRS */
+};
+
+void nc_napi_pair(struct nc_napi_pairs *t, const struct nc_model *a, const struct nc_model *b);
+const char *nc_napi_match_name(enum nc_napi_match match);
 bool nc_is_netrx_runs(const char *name);
 bool nc_is_netrx_cycles(const char *name);
 
