@@ -31,6 +31,17 @@ fi
 SEED=${REL_SEED:-$(( $(date +%s) % 1000000 * 1000 + $$ % 1000 ))}
 NCPU=$(grep -c ^processor /proc/cpuinfo)
 figure() { echo "# figure: $*"; }
+# section NAME - start section NAME, after the time the last one took
+# ("# section time: unload 41 s": where make check's subset spends)
+_sec= _sec_t0=
+uptime_s() { cut -d. -f1 /proc/uptime; }
+section() {
+	_t=$(uptime_s)
+	[ -n "$_sec" ] && echo "# section time: $_sec $((_t - _sec_t0)) s"
+	_sec=$1 _sec_t0=$_t
+	[ -n "$1" ] && echo "# section: $1"
+	return 0
+}
 figure kernel "$LAB_KERNEL"
 
 # ---- helpers -------------------------------------------------------------
@@ -131,7 +142,7 @@ slab_snap() {
 }
 
 # ---- 1. unload under fire ------------------------------------------------
-echo "# section: unload"
+section unload
 echo "# unload under fire: $CYCLES insmod/rmmod cycles during UDP load, a STATS reader, a CONFIG flipper"
 sleep 1
 # The baseline is settled: a second snapshot 7 s later (past kfree_rcu's
@@ -286,7 +297,7 @@ fi
 insmod $KO || { not_ok "insmod"; exit 0; }
 
 # ---- 2. permissions and namespaces ---------------------------------------
-echo "# section: permissions"
+section permissions
 as_nobody() { su -s /bin/sh nobody -c "$*" 2>&1; }
 for c in "dump" "tasks" "reset" "config set recording off"; do
 	e=$(as_nobody "netcost $c"); rc=$?
@@ -337,7 +348,7 @@ rmmod netcost
 insmod $KO || { not_ok "insmod"; exit 0; }
 
 # ---- 3. hostile netlink --------------------------------------------------
-echo "# section: fuzz"
+section fuzz
 echo "# hostile netlink: $FUZZ messages, seed $SEED"
 nc-nlfuzz -s "$SEED" -n "$FUZZ" >"$OUT/fuzz.txt" 2>&1
 rc=$?
@@ -352,7 +363,7 @@ netcost config set nic-irqs auto cpus 0-$((NCPU - 1)) groups all recording on >/
 match_proc "after fuzzing, a valid STATS dump" run_load 3
 
 # ---- 4. concurrency ------------------------------------------------------
-echo "# section: concurrency"
+section concurrency
 load_start $((DUMPSECS + 10)) 1500
 (
 	n=0 bad=0
@@ -376,7 +387,7 @@ read -r tn tbad </tmp/rel.tooldumps
 [ "$tbad" = 0 ] && ok "netcost dump beside them: $tn dumps, all exit 0 (the tool retries interrupted ones)" || { not_ok "netcost dump failed $tbad of $tn times"; diag "$(cat /tmp/rel.td.bad)"; }
 
 # ---- 5. CPU hotplug ------------------------------------------------------
-echo "# section: hotplug"
+section hotplug
 hotplug() {
 	hp=0
 	k=0
@@ -411,7 +422,7 @@ else
 fi
 
 # ---- 6. CONFIG is atomic: fault injection --------------------------------
-echo "# section: rollback"
+section rollback
 # info_hooks - INFO's hooks, one JSON object a line (jq is not in the guest)
 info_hooks() { netcost info -j | tr -d ' \n' | sed 's/},{/}\n{/g'; }
 attached() { info_hooks | sed -n 's/.*"name":"\([^"]*\)".*"attached":\([a-z]*\).*/\1=\2/p' | sort | tr '\n' ' '; }
@@ -447,7 +458,7 @@ fi
 # events (a recursion guard, a detached hook) fails here.  Not compared:
 # sys_enter/sys_exit and kthread_should_stop(), whose probes count a hit
 # only for the calls they time (the filter comes first).
-echo "# section: missed"
+section missed
 T=/sys/kernel/tracing
 [ -e $T/events ] || mount -t tracefs nodev $T
 MISSED_TPS="irq/irq_handler_entry irq/softirq_entry irq/softirq_exit napi/napi_poll net/napi_gro_receive_entry net/net_dev_start_xmit net/net_dev_xmit sched/sched_switch sched/sched_waking"
@@ -538,7 +549,7 @@ while [ $j -lt $i ]; do echo "-:ncm_$j" >> $T/kprobe_events; j=$((j + 1)); done
 # its thread exits; "up" starts a new one.  sched_process_exit releases
 # the old thread's slot; its last sched_switch must not claim one again
 # (issue 21, item 1: one slot leaked per flap).
-echo "# section: linkflap"
+section linkflap
 slots_used() { netcost info -j -i 0 2>/dev/null | sed -nE 's/^ *"task_slots_used": *([0-9]+),?$/\1/p' | head -n 1; }
 if ! kernel_threads_irqs; then
 	skip "link flaps: IRQs are not threaded in this boot (no IRQ thread starts or exits)"
@@ -591,7 +602,7 @@ fi
 # device interrupt of each phase is ftrace's (hardirq_max_start, lib.sh):
 # figures, not a timed assertion (TCG times are noisy; the figures say
 # whether netcost's hard IRQ work grows with the device count).
-echo "# section: vethchurn"
+section vethchurn
 veth=$(guest_ko veth)
 # vchurn N - create N veth pairs (busybox ip names the peer), read
 # nic_devices with all of them there (netcost loaded), delete them
@@ -633,6 +644,7 @@ else
 	is "veth churn: nic_devices after them" "$(info_key nic_devices)" "$d0"
 fi
 
+section ""
 rmmod netcost && ok "final rmmod" || not_ok "final rmmod"
 [ -n "$veth" ] && grep -q "^veth " /proc/modules && vphase without_netcost
 splats=$(dmesg_splats)
