@@ -108,3 +108,25 @@ lab_say() { echo "${LAB_PROG:-lab}: $*" >&2; }
 
 # lab_elapsed START - seconds since START ($SECONDS value), for messages
 lab_elapsed() { echo "$((SECONDS - $1))s"; }
+
+# lab_host_verdict LOG RC LABEL NAME - what a host check's run adds to
+# its own TAP (LOG: what it printed, RC: its exit status, NAME: the
+# check): a "not ok - LABEL: NAME ..." line when it printed no plan
+# ("1..N": it died), fewer "ok"/"not ok" lines than its plan, or exited
+# non-zero without a failing line; nothing when it is whole.  A check
+# that dies must not vanish from the count (tests/lab/check and
+# tests/lab/threads-check both use it).
+lab_host_verdict() {
+	local log=$1 rc=$2 label=$3 name=$4 plan got bad
+	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$log" | tail -1)
+	got=$(grep -cE '^(not )?ok( |$)' "$log" || true)
+	bad=$(grep -cE '^not ok( |$)' "$log" || true)
+	if [[ -z $plan ]]; then
+		echo "not ok - $label: $name printed no plan (exit status $rc, $got lines): it died"
+	elif ((got != plan)); then
+		echo "not ok - $label: $name printed $got of its $plan planned lines (exit status $rc)"
+	elif ((rc != 0 && bad == 0)); then
+		echo "not ok - $label: $name exited with status $rc without a failing line"
+	fi
+	return 0
+}
