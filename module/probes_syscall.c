@@ -6,7 +6,9 @@
  * its probes take the stamps that implement them.
  *
  * syscall_rx: recvfrom, recvmsg, recvmmsg; syscall_tx: sendto, sendmsg,
- * sendmmsg (native 64-bit calls), raw_syscalls:sys_enter -> sys_exit.
+ * sendmmsg (native 64-bit calls) on an inet socket (AF_INET, AF_INET6:
+ * UDP, TCP, raw; since 0.14.0: unix and netlink sockets are not the
+ * packet path), raw_syscalls:sys_enter -> sys_exit.
  * Excluded: nested hardirqs and softirqs (on PREEMPT_RT the softirq work
  * a call does at local_bh_enable() counts as net_rx_in_task_bh_enable,
  * not here) and all time off CPU, blocked or preempted.  What is left is
@@ -37,7 +39,10 @@
  * counted (INFO's hits of these two hooks are watched calls only).
  */
 #include <linux/compat.h>
+#include <linux/file.h>
+#include <linux/net.h>
 #include <linux/netdevice.h>
+#include <net/sock.h>
 #include <asm/syscall.h>
 #include <asm/unistd.h>
 
@@ -65,20 +70,48 @@ static int nc_sys_stage(long id)
 }
 
 /*
+ * nc_sys_inet - the call's socket (its first argument, the descriptor)
+ * is an inet one: AF_INET or AF_INET6, whatever the protocol (UDP, TCP,
+ * raw).  A call on a unix, netlink or packet socket, or on a descriptor
+ * that is not a socket, is no packet-path work: no frame, no load task.
+ * fget() takes a reference under RCU and fput() may run in any context
+ * (a last reference defers the release to task work): both are atomic.
+ */
+static bool nc_sys_inet(struct pt_regs *regs)
+{
+	unsigned long args[6];
+	struct socket *sock;
+	struct file *file;
+	bool inet = false;
+
+	syscall_get_arguments(current, regs, args);
+	if (args[0] > INT_MAX)
+		return false;
+	file = fget(args[0]);
+	if (!file)
+		return false;
+	sock = sock_from_file(file);
+	if (sock && sock->sk)
+		inet = sock->sk->sk_family == AF_INET || sock->sk->sk_family == AF_INET6;
+	fput(file);
+	return inet;
+}
+
+/*
  * The probes are a filter and a body: the filter runs for every system
  * call of every task and must be a few instructions (it touches no
  * per-CPU state: preemption may be on there since 6.13); the body, out
  * of line, sets up its frame (stack protector, zeroed locals, the
  * preemption guard) only for the calls netcost watches.
  */
-static noinline void nc_sys_enter(void *data, int stage)
+static noinline void nc_sys_enter(void *data, struct pt_regs *regs, int stage)
 {
 	NC_TP_GUARD()
 	u64 t0 = nc_hit(data);
 	struct nc_stamp st;
 	struct nc_task *t;
 
-	if (in_compat_syscall())
+	if (in_compat_syscall() || !nc_sys_inet(regs))
 		goto out;
 	t = nc_task_get(current);
 	if (!t)
@@ -102,7 +135,7 @@ void nc_tp_sys_enter(void *data, struct pt_regs *regs, long id)
 
 	/* every system call of every task comes here: leave at once */
 	if (stage >= 0)
-		nc_sys_enter(data, stage);
+		nc_sys_enter(data, regs, stage);
 }
 
 /*

@@ -5,7 +5,8 @@
  * instructions, so the same call costs the same every time, except when
  * an interrupt lands in it: the median of many calls is the call's cost.
  *
- *   calib getppid|sendto [N]      prints "<call> <median cycles>"
+ *   calib getppid|sendto|sendto-nosock|sendto-badfd [N]
+ *                                 prints "<call> <median cycles>"
  *   calib pipe [N]                N round trips of a byte between two
  *                                 processes: context switches and little
  *                                 else; prints "pipe <median cycles>"
@@ -21,9 +22,21 @@
  *                                 call, then closes; prints "tcp-send <bytes>"
  *
  * getppid: a system call no tool measures (the probes on raw_syscalls run,
- * and return early).  sendto(-1, ...): fails with EBADF at once, but is a
- * system call netcost measures (syscall_tx), so its probes take their
- * full path.  Built static: the lab image needs nothing for it.
+ * and return early).  sendto on an unconnected UDP socket with no
+ * address: fails with EDESTADDRREQ at once (udp_sendmsg()'s first test),
+ * but is a system call netcost measures (syscall_tx: an inet socket's),
+ * so its probes take their full path.  Until netcost 0.14.0 this was
+ * sendto(-1), which failed with EBADF; since, netcost reads the
+ * descriptor's family at sys_enter, and a call on no socket leaves its
+ * probes early (the task-table cost N read 85 cycles low: every wait
+ * ending at a switch moved by that much).  sendto-nosock (a pipe:
+ * ENOTSOCK at once) and sendto-badfd (EBADF) are calls netcost watches
+ * but leaves at sys_enter, after the descriptor's look-up and before it:
+ * their difference is that look-up, which only sys_enter does
+ * (compare.c takes it out of N).  (A unix socket's sendto is no good
+ * there: on 7.3 it costs 34,000 cycles, and its median moved by more
+ * than the look-up.)  Built
+ * static: the lab image needs nothing for it.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -199,10 +212,12 @@ static int tcp_send(const char *host, int port, long long bytes)
 
 int main(int argc, char **argv)
 {
-	int send = argc > 1 && !strcmp(argv[1], "sendto");
+	int send = argc > 1 && (!strcmp(argv[1], "sendto") || !strcmp(argv[1], "sendto-nosock") ||
+				!strcmp(argv[1], "sendto-badfd"));
 	long n = argc > 2 ? atol(argv[2]) : 4001;
 	unsigned long long *d;
 	char buf[1] = { 0 };
+	int fd = -1;
 	long i;
 
 	if (argc == 4 && !strcmp(argv[1], "raw"))
@@ -213,7 +228,7 @@ int main(int argc, char **argv)
 		return tcp_send(argv[2], atoi(argv[3]), atoll(argv[4]));
 	if (argc < 2 || (!send && strcmp(argv[1], "getppid") && strcmp(argv[1], "pipe")) ||
 	    n < 1) {
-		fprintf(stderr, "usage: calib getppid|sendto|pipe [N] | raw SRC DST | tcp-sink PORT READY | tcp-send HOST PORT BYTES\n");
+		fprintf(stderr, "usage: calib getppid|sendto|sendto-nosock|sendto-badfd|pipe [N] | raw SRC DST | tcp-sink PORT READY | tcp-send HOST PORT BYTES\n");
 		return 2;
 	}
 	d = calloc(n, sizeof(*d));
@@ -221,12 +236,25 @@ int main(int argc, char **argv)
 		return 1;
 	if (!strcmp(argv[1], "pipe"))
 		return pipe_main(n, d);
+	if (send) {
+		int nosock = !strcmp(argv[1], "sendto-nosock"), want = nosock ? ENOTSOCK : EDESTADDRREQ;
+		int p[2];
+
+		if (strcmp(argv[1], "sendto-badfd")) {
+			fd = nosock ? (pipe(p) ? -1 : p[1]) : socket(AF_INET, SOCK_DGRAM, 0);
+			if (fd < 0 || syscall(SYS_sendto, fd, buf, 1, 0, NULL, 0) != -1 || errno != want) {
+				fprintf(stderr, "calib: %s did not fail with %s at once\n", argv[1],
+					strerror(want));
+				return 1;
+			}
+		}
+	}
 	for (i = 0; i < n; i++) {
 		unsigned long long t0, t1;
 
 		t0 = __rdtsc();
 		if (send)
-			syscall(SYS_sendto, -1, buf, 1, 0, NULL, 0);
+			syscall(SYS_sendto, fd, buf, 1, 0, NULL, 0);
 		else
 			syscall(SYS_getppid);
 		t1 = __rdtsc();

@@ -454,8 +454,19 @@ static void load_model(const char *dir, json_t *nc, struct model *m)
 			m->exit_kprobe = 1;
 	if (f)
 		fclose(f);
-	/* N (task table): netcost's sys_enter + sys_exit on a measured call, per probe */
-	m->n_sys = (calib(cal, "nc_sendto") - calib(cal, "base_sendto")) / 2;
+	/*
+	 * N (task table): netcost's sys_enter + sys_exit on a measured call,
+	 * per probe.  Since 0.14.0 sys_enter also looks the descriptor up
+	 * (its family), which the probes N stands for (sys_exit, sched_switch,
+	 * sched_waking) do not: that look-up is a call on a pipe (no socket)
+	 * less one on no descriptor (both leave at sys_enter, after it and before
+	 * it), taken out.  A recording before then has no such calls: 0.
+	 */
+	m->fd_check = 0;
+	if (calib_has(cal, "nc_sendto_nosock") && calib_has(cal, "nc_sendto_badfd"))
+		m->fd_check = (calib(cal, "nc_sendto_nosock") - calib(cal, "base_sendto_nosock")) -
+			      (calib(cal, "nc_sendto_badfd") - calib(cal, "base_sendto_badfd"));
+	m->n_sys = (calib(cal, "nc_sendto") - calib(cal, "base_sendto") - m->fd_check) / 2;
 	m->n_cpu = m->n_sys;	/* until phase A measures it (main) */
 	/* netcost's probes on a call it does not measure: they return at once */
 	m->n_min = (calib(cal, "nc_getppid") - calib(cal, "base_getppid")) / 2;
@@ -1540,8 +1551,8 @@ int main(int argc, char **argv)
 	if (!tsv)
 		die("cannot write %s", path(dir, "compare.tsv"));
 
-	printf("# %s: model: N = %.1f (task table) / %.1f (per-CPU frame) / %.1f (softirq napi_poll), of which %.1f before an end stamp; K = %.1f (finish_task_switch, +%.1f for the fentry) / %.1f (IRQ thread fn); dispatch %.1f cycles\n",
-	       label, m.n_sys, m.n_cpu, m.n_poll_sirq, m.n_min, m.k_fts, m.d_fts, m.k_thr, m.dispatch);
+	printf("# %s: model: N = %.1f (task table; sys_enter's descriptor look-up %.1f apart) / %.1f (per-CPU frame) / %.1f (softirq napi_poll), of which %.1f before an end stamp; K = %.1f (finish_task_switch, +%.1f for the fentry) / %.1f (IRQ thread fn); dispatch %.1f cycles\n",
+	       label, m.n_sys, m.fd_check, m.n_cpu, m.n_poll_sirq, m.n_min, m.k_fts, m.d_fts, m.k_thr, m.dispatch);
 	printf("# %s: trace: %llu events, window %llu..%llu (%.3f s)\n", label,
 	       (unsigned long long)rs.events, (unsigned long long)rs.window_on,
 	       (unsigned long long)rs.window_off,

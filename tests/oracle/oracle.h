@@ -154,6 +154,7 @@ enum { POLL_THR, POLL_SIRQ };
 
 struct model {
 	double n_sys;		/* N: one netcost probe with task-table work (sys_*, sched, kretprobes) */
+	double fd_check;	/* sys_enter's descriptor look-up (0.14.0), taken out of N */
 	double n_cpu;		/* N: one netcost probe closing a per-CPU frame (irq, softirq, net) */
 	double n_poll_thr;	/* N: netcost's napi_poll probe in a NAPI thread (its task-table work) */
 	double n_poll_sirq;	/* N: netcost's napi_poll probe in a NET_RX softirq (per-instance work) */

@@ -38,6 +38,8 @@ echo 0 > options/record-cmd
 echo x86-tsc > trace_clock || die "no x86-tsc trace clock"
 cal base_getppid getppid
 cal base_sendto sendto
+cal base_sendto_nosock sendto-nosock
+cal base_sendto_badfd sendto-badfd
 # one ftrace tracepoint event: raw_syscalls makes two per call
 echo 1 > events/raw_syscalls/enable
 cal ftrace_tp_getppid getppid
@@ -91,6 +93,13 @@ ftrace_on() {
 		kp "p:oracle/kss_cal $s"
 	fi
 	grep -q ' nc_set_recording' /proc/kallsyms && kp "p:oracle/rec nc_set_recording on=%di:u8"
+	# the system calls netcost times are those on inet sockets (0.14.0):
+	# the replay's own mark is the call reaching inet's sendmsg/recvmsg
+	# (every AF_INET/AF_INET6 socket type's proto_ops: UDP, TCP, raw)
+	for f in inet_sendmsg inet_recvmsg inet6_sendmsg inet6_recvmsg; do
+		s=$(ksym $f)
+		[ -n "$s" ] && kp "p:oracle/$f $s" || say "no symbol $f"
+	done
 	# RPS=1: a backlog poll's start (netcost 0.8.0 times its packets)
 	if [ "${RPS:-0}" = 1 ]; then
 		s=$(ksym process_backlog)
@@ -217,6 +226,8 @@ insmod /lib/netcost/netcost.ko || die "insmod"
 netcost config set groups all recording on > /dev/null || die "netcost config"
 cal nc_getppid getppid
 cal nc_sendto sendto
+cal nc_sendto_nosock sendto-nosock
+cal nc_sendto_badfd sendto-badfd
 # both on one tracepoint: the tracepoint then iterates its probes (one
 # probe alone is called directly); the difference is that dispatch
 echo 1 > events/raw_syscalls/enable

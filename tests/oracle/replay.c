@@ -113,6 +113,7 @@ struct task {
 	double waking_t;
 	uint64_t waking_raw;
 	int sys_open, sys_stage;	/* syscall frame */
+	int sys_inet;			/* it reached inet's sendmsg/recvmsg */
 	double sys_t0, sys_h0, sys_s0, sys_o0;
 	double sys_amb0;		/* its sys_enter line's amb (line_amb) */
 	uint64_t sys_raw;
@@ -1310,8 +1311,8 @@ static void ev_sys_enter(int c, uint64_t ts, const char *args, int pid)
 	(void)c;
 	if (s < 0)
 		return;
-	t->load = 1;
 	t->sys_open = 1;
+	t->sys_inet = 0;
 	t->sys_stage = s;
 	t->sys_t0 = tp_start(ts);
 	t->sys_h0 = task_hard(t);
@@ -1332,11 +1333,28 @@ static void ev_sys_exit(int c, uint64_t ts, const char *args, int pid)
 	if (sys_stage(nr) < 0 || !t->sys_open)
 		return;
 	t->sys_open = 0;
+	if (!t->sys_inet)	/* not an inet socket's call: no event */
+		return;
 	net = (tp_end(ts, "sys_exit") - t->sys_t0) - (task_hard(t) - t->sys_h0) -
 	      (task_soft(t) - t->sys_s0) - (task_off(t) - t->sys_o0);
 	net_amb0 = t->sys_amb0;
 	take_run_amb(c, t, -1);
 	record(c, t->sys_stage, net, t->sys_raw, ts, pid, 1);
+}
+
+/*
+ * ev_sys_inet - the open system call reached inet's (or inet6's) sendmsg
+ * or recvmsg: its socket is an inet one, so it is an event, and the task
+ * a load task (stages.md: only calls on inet sockets count, since 0.14.0)
+ */
+static void ev_sys_inet(int pid)
+{
+	struct task *t = task(pid);
+
+	if (!t->sys_open)
+		return;
+	t->sys_inet = 1;
+	t->load = 1;
 }
 
 static int nic_irq(int irq)
@@ -1914,6 +1932,8 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 			ev_sys_enter(cpu, ts, args, pid);
 		} else if (!strcmp(ev, "sys_exit")) {
 			ev_sys_exit(cpu, ts, args, pid);
+		} else if (!strncmp(ev, "inet", 4) && strstr(ev, "msg")) {
+			ev_sys_inet(pid);
 		} else if (!strcmp(ev, "irq_forced_thread_fn_e") || !strcmp(ev, "irq_thread_fn_e")) {
 			ev_thread_entry(ts, kprobe_sym(ev), pid);
 		} else if (!strcmp(ev, "irq_forced_thread_fn_r") || !strcmp(ev, "irq_thread_fn_r")) {

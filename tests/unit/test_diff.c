@@ -159,9 +159,10 @@ static void test_warnings_and_no_packets(void **state)
 	/* ctx_switch held every switch before 0.10.0: a diff across says so */
 	strcpy(a->info.version, "0.9.0");
 	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), 0);
-	assert_int_equal(d->nr_warnings, 4);
+	assert_int_equal(d->nr_warnings, 5);
 	assert_non_null(strstr(d->warning[2], "ctx_switch differs by definition: A holds every switch"));
 	assert_non_null(strstr(d->warning[3], "preempted stages differ by definition: A's frames hold"));
+	assert_non_null(strstr(d->warning[4], "syscall_rx and syscall_tx differ by definition: A's count calls on any socket"));
 	strcpy(b->info.version, "0.8.1");
 	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), 0);
 	assert_int_equal(d->nr_warnings, 2);
@@ -172,6 +173,15 @@ static void test_warnings_and_no_packets(void **state)
 	assert_int_equal(d->nr_warnings, 3);
 	assert_non_null(strstr(d->warning[2], "preempted stages differ by definition: A's frames hold"));
 	strcpy(b->info.version, "0.11.1");
+	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), 0);
+	assert_int_equal(d->nr_warnings, 2);
+	/* syscall stages count any socket's calls before 0.14.0 */
+	strcpy(a->info.version, "0.14.0");
+	strcpy(b->info.version, "0.13.0");
+	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), 0);
+	assert_int_equal(d->nr_warnings, 3);
+	assert_non_null(strstr(d->warning[2], "B's count calls on any socket"));
+	strcpy(b->info.version, "0.14.1");
 	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), 0);
 	assert_int_equal(d->nr_warnings, 2);
 

@@ -81,4 +81,27 @@ else
 	echo "not ok - nc-hold-tasks not built in $B"
 	fail=1
 fi
+# nc-sockcalls: exactly N sendto/recvfrom pairs of one family; bad
+# arguments are exit 2
+if [ -x "$B/nc-sockcalls" ]; then
+	for fam in unix inet; do
+		o=$("$B/nc-sockcalls" $fam 10 2>&1)
+		if [ "$o" = "$fam 10 sendto 10 recvfrom" ]; then echo "ok - nc-sockcalls $fam 10: $o"; else
+			echo "not ok - nc-sockcalls $fam 10: '$o'"
+			fail=1
+		fi
+	done
+	for args in "" "unix" "tcp 5" "unix 0" "inet x"; do
+		# shellcheck disable=SC2086 # one word per argument
+		"$B/nc-sockcalls" $args >/dev/null 2>&1
+		rc=$?
+		if [ $rc -eq 2 ]; then echo "ok - nc-sockcalls '$args': exit 2"; else
+			echo "not ok - nc-sockcalls '$args': exit $rc"
+			fail=1
+		fi
+	done
+else
+	echo "not ok - nc-sockcalls not built in $B"
+	fail=1
+fi
 exit $fail

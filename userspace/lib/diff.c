@@ -160,6 +160,9 @@ static void nc_diff_loads(struct nc_diff *d)
 	if (nc_frames_hold_switch_work(a) != nc_frames_hold_switch_work(b))
 		nc_diff_warn(d, "preempted stages differ by definition: %s's frames hold netcost's own switch work (a module before 0.12.0: syscall_tx on RT reads about 4-5%% more), %s's do not",
 			     nc_frames_hold_switch_work(a) ? "A" : "B", nc_frames_hold_switch_work(a) ? "B" : "A");
+	if (nc_syscalls_any_socket(a) != nc_syscalls_any_socket(b))
+		nc_diff_warn(d, "syscall_rx and syscall_tx differ by definition: %s's count calls on any socket (a module before 0.14.0: unix and netlink ones too, netcost's own commands among them), %s's on inet sockets only",
+			     nc_syscalls_any_socket(a) ? "A" : "B", nc_syscalls_any_socket(a) ? "B" : "A");
 }
 
 /* nc_diff_paths - the packet-path settings that differ between A and B */

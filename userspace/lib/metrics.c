@@ -225,6 +225,18 @@ bool nc_frames_hold_switch_work(const struct nc_model *m)
 }
 
 /*
+ * nc_syscalls_any_socket - whether @m's syscall_rx and syscall_tx count
+ * calls on any socket: until netcost 0.14.0 they did (unix and netlink
+ * sockets too: a box's journald and dbus, netcost's own commands, and
+ * those tasks were load tasks); since, calls on inet sockets only.  A
+ * snapshot without a version is taken as the current module's.
+ */
+bool nc_syscalls_any_socket(const struct nc_model *m)
+{
+	return nc_module_before(m, 14);
+}
+
+/*
  * nc_stage_own_cycles - the cycles of @stage on @c that are its own, for
  * totals.  Every stage is net of what nests in it, but a threaded NIC
  * handler's run (irq_thread) of a module before 0.6.0, which held the

@@ -37,6 +37,7 @@ uint64_t nc_cpu_packets(const struct nc_model *m, const struct nc_cpu *c,
 bool nc_irq_thread_holds_net_rx(const struct nc_model *m);
 bool nc_ctx_switch_holds_all(const struct nc_model *m);
 bool nc_frames_hold_switch_work(const struct nc_model *m);
+bool nc_syscalls_any_socket(const struct nc_model *m);
 uint64_t nc_stage_own_cycles(const struct nc_model *m, const struct nc_cpu *c,
 			     unsigned int stage);
 double nc_stage_per_packet(const struct nc_model *m, const struct nc_cpu *c,

@@ -1,7 +1,8 @@
 #!/bin/sh
 # t-tasks.sh - (guest) a box full of tasks (issue 21, item 3): tasks
 # that made one socket call and then sleep keep a task-table slot until
-# they exit, as journald, dbus and every netlink user do on a real box.
+# they exit, as every inet socket's user does on a real box (until
+# 0.14.0, journald, dbus and every netlink user too).
 # With 600 of them held:
 #  - each got a slot (task_slots_used grew by 600) and no claim found
 #    its window full (task_table_full 0), in the default table;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nc-hold-tasks - (guest test tool) many tasks that each made one socket
- * call and then sleep, as on a real box: journald, dbus and every other
- * netlink or socket user keep a task-table slot in netcost until they
- * exit (they are load tasks: wait.c follows them).
+ * call and then sleep, as on a real box: every inet socket's user keeps
+ * a task-table slot in netcost until it exits (it is a load task: wait.c
+ * follows it; until 0.14.0 every netlink user too: journald, dbus).
  *
  *   nc-hold-tasks N READY-FILE [SPREAD]
  *
