@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * config.c - "netcost config [show] [-j]" and "netcost config set
- * [nic-irqs auto|LIST] [cpus LIST] [groups G,..|all] [recording on|off]":
+ * [nic-irqs auto|LIST] [cpus LIST] [groups G,..|all|none] [recording on|off]":
  * what the module records, through CONFIG_GET and CONFIG_SET.
  */
 #include <stdio.h>
@@ -92,7 +92,8 @@ static int nc_config_show(int argc, char **argv)
 }
 
 /*
- * nc_parse_groups - "irq,net" or "all" into NETCOST_GROUP_* bits.
+ * nc_parse_groups - "irq,net", "all" or "none" into NETCOST_GROUP_* bits
+ * ("none": every hook detached, nothing measured and nothing run).
  * Returns 0, or -1 on a name that is no group.
  */
 static int nc_parse_groups(const char *s, uint32_t *groups)
@@ -105,6 +106,8 @@ static int nc_parse_groups(const char *s, uint32_t *groups)
 		*groups = NETCOST_GROUP_ALL;
 		goto out;
 	}
+	if (!strcmp(s, "none"))
+		goto out;
 	for (name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
 		unsigned int bit;
 
@@ -190,7 +193,7 @@ static int nc_config_set(int argc, char **argv)
 	if (cpus && nc_parse_cpulist(cpus, cpuset, NC_MAX_CPUS))
 		return nc_usage_err("config set: bad CPU list '%s'", cpus);
 	if (grp && nc_parse_groups(grp, &groups))
-		return nc_usage_err("config set: groups wants irq,softirq,net,sched,syscall,wait or all, not '%s'", grp);
+		return nc_usage_err("config set: groups wants irq,softirq,net,sched,syscall,wait, all or none, not '%s'", grp);
 	if (rec && strcmp(rec, "on") && strcmp(rec, "off"))
 		return nc_usage_err("config set: recording wants on or off, not '%s'", rec);
 

@@ -51,6 +51,23 @@ netcost reset
 burst 9103
 r=$(dump_total rx_skb); [ "${r:-0}" -ge 300 ] && ok "rx_skb recorded again after groups all ($r)" || not_ok "rx_skb ${r:-0} after groups all"
 
+# groups none: every hook detached, and none runs under load (a group
+# that is off costs nothing): no hook's hit count moves over a burst
+check "groups none" netcost config set groups none
+netcost info -i 0 > /tmp/info.none
+hooks_on() { awk '$1 == "hooks:" { h = 1; next } h && NF >= 5 && $4 == "yes" { n++ } END { print n + 0 }' "$1"; }
+hooks_hits() { awk '$1 == "hooks:" { h = 1; next } h && NF >= 5 && $5 ~ /^[0-9]+$/ { s += $5 } END { print s + 0 }' "$1"; }
+is "no hook attached with groups none" "$(hooks_on /tmp/info.none)" 0
+burst 9108
+netcost info -i 0 > /tmp/info.none2
+h0=$(hooks_hits /tmp/info.none) h1=$(hooks_hits /tmp/info.none2)
+[ "$h0" -gt 0 ] && [ "$h1" = "$h0" ] && ok "no probe ran over a burst with groups none (the hooks' hits stay at $h0)" ||
+	not_ok "hooks' hits $h0 before a burst with groups none, $h1 after"
+check "groups all" netcost config set groups all
+netcost info -i 0 > /tmp/info.all
+[ "$(hooks_on /tmp/info.all)" -gt 0 ] && ok "hooks attached again after groups all ($(hooks_on /tmp/info.all))" ||
+	not_ok "no hook attached after groups all"
+
 # groups without softirq: NET_RX still opens NAPI frames (net group), but
 # where it ran is the softirq group's to count, so nothing is filed
 # under net_rx_in_* (issue 8, defect 8: it all went to task_bh_enable)
