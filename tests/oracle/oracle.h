@@ -75,6 +75,8 @@ struct rev {
 	uint64_t t0, t1;		/* raw trace timestamps of its ends */
 	uint64_t v;
 	uint64_t lo, hi;		/* v, or the reading with an interrupt at its ends moved (amb) */
+	/* how much shorter or longer netcost reads if a vCPU's turn fell between the probes */
+	uint64_t turn_short, turn_long;
 	int pid;
 };
 
@@ -88,6 +90,14 @@ struct rhist {
 	 */
 	double amb_short, amb_long;
 	uint64_t namb;
+	/*
+	 * another vCPU's turn right before a start or an end line (replay.c,
+	 * "The other vCPU's turn between the tools' probes"): over nturn
+	 * events, the largest of each side, since at most one of a stage's
+	 * events is taken to have the turn between the probes
+	 */
+	double turn_short_max, turn_long_max;
+	uint64_t nturn;
 	struct rev *ev;
 	size_t nev, cap;
 };
@@ -107,6 +117,8 @@ struct rstats {
 	uint64_t c[MAX_CPUS][NCOUNTERS];
 	/* a _cycles counter's events' second readings (struct rhist's amb_*) */
 	double camb_short[MAX_CPUS][NCOUNTERS], camb_long[MAX_CPUS][NCOUNTERS];
+	/* and their largest turn readings (struct rhist's turn_*_max) */
+	double cturn_short[MAX_CPUS][NCOUNTERS], cturn_long[MAX_CPUS][NCOUNTERS];
 	uint64_t window_on, window_off;	/* raw ts, 0 = not seen */
 	/* in-run K: ts(twin) - ts(twin_cal), where the _cal event runs just before */
 	struct ksamples k_fts, k_thr, k_kss;
@@ -136,6 +148,7 @@ struct rstats {
 	 * irq_exit_rcu_e followed; the irq_exit()s, and the runs in them
 	 */
 	uint64_t exit_inferred, exit_inferred_runs;
+	uint64_t turns;			/* lines after another vCPU's turn (turn_amb()) */
 	uint64_t page_firsts;		/* lines that were a ring-buffer page's first event */
 	/*
 	 * the stub's stamps at the switches netcost's frames pause and

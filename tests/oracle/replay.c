@@ -16,6 +16,7 @@
  * recorded as 0 and counted in clamped_negative.
  */
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,6 +117,7 @@ struct task {
 	int sys_inet;			/* it reached inet's sendmsg/recvmsg */
 	double sys_t0, sys_h0, sys_s0, sys_o0;
 	double sys_amb0;		/* its sys_enter line's amb (line_amb) */
+	double sys_turn0;		/* and its turn (line_turn) */
 	uint64_t sys_raw;
 	int thr_open;			/* NIC irq_thread frame */
 	int thr_nest;			/* calls nested in the open run */
@@ -149,6 +151,7 @@ struct frame {
 	int open, owner;
 	double t0, h0, o0;
 	double amb0;			/* its start line's amb (line_amb) */
+	double turn0;			/* its start line's turn (line_turn) */
 	uint64_t raw;
 };
 
@@ -349,13 +352,44 @@ static double line_amb, net_amb0;
 /* for a run that took softirqs out: their second readings (task.run_amb_*) */
 static double run_amb_short, run_amb_long;
 
+/*
+ * The other vCPU's turn between the tools' probes.  Under -icount the
+ * vCPUs take turns on one host thread and share one clock: a CPU's next
+ * line after another CPU logged lines comes after at least one turn of
+ * that CPU, which ran while this one did not.  Most turns begin where a
+ * vCPU halts or writes a device's register (in 7.3-rt-smp2: 2,998 of
+ * the 4,671 turns taken by a busy CPU began at a transmit's doorbell,
+ * 1,504 at the poll's interrupt enable before GRO's list), but one whose
+ * budget ran out begins at any instruction, so it may fall between
+ * netcost's probe and ftrace's at this line: netcost's stamp then
+ * precedes the whole turn, by at most the time from this CPU's line
+ * before (its stamp follows that line) to this one (line_turn: at an end
+ * netcost reads that much shorter, at a start that much longer).  Rare:
+ * in CI 66's 7.3-rt-smp2, cpu1's GRO list whose napi_poll line came
+ * 116,877 cycles after that CPU's wake-up of netcost-gen on cpu0, the
+ * woken task's system calls on cpu0 between: the replay read 122,536
+ * cycles, netcost 7,282.  So the compare takes at most one event of a
+ * stage (or of a _cycles counter) to have had a turn between the probes
+ * (struct rhist's turn_*_max), where line_amb's interrupts may be at
+ * every event.  A turn of the other CPU that logs no line (user code, or
+ * kernel code between events) is not seen: such a line reads one way.
+ */
+static double line_turn, net_turn0;
+
+static double turn_amb(uint64_t ts, uint64_t prev, int foreign)
+{
+	return foreign && prev && ts > prev ? (double)(ts - prev) : 0;
+}
+
 static void record(int cpu, enum stage s, double v, uint64_t t0, uint64_t t1, int pid, int net)
 {
 	struct rhist *h = &R->h[cpu][s];
 	double lo = v - line_amb - run_amb_short, hi = v + net_amb0 + run_amb_long;
+	double tsh = line_turn, tlg = net_turn0;
 	uint64_t u;
 
 	net_amb0 = 0;
+	net_turn0 = 0;
 	run_amb_short = 0;
 	run_amb_long = 0;
 	if (!recording && !M->record_all)
@@ -364,6 +398,11 @@ static void record(int cpu, enum stage s, double v, uint64_t t0, uint64_t t1, in
 		h->amb_short += v - lo;
 		h->amb_long += hi - v;
 		h->namb++;
+	}
+	if (tsh > 0 || tlg > 0) {
+		h->turn_short_max = fmax(h->turn_short_max, tsh);
+		h->turn_long_max = fmax(h->turn_long_max, tlg);
+		h->nturn++;
 	}
 	if (v < 0) {
 		if (net)
@@ -387,7 +426,9 @@ static void record(int cpu, enum stage s, double v, uint64_t t0, uint64_t t1, in
 		}
 	}
 	h->ev[h->nev++] = (struct rev){ t0, t1, u, lo > 0 ? (uint64_t)(lo + 0.5) : 0,
-					(uint64_t)((hi < 0 ? 0 : hi) + 0.5), pid < 0 ? 0 : pid };
+					(uint64_t)((hi < 0 ? 0 : hi) + 0.5),
+					(uint64_t)(tsh + 0.5), (uint64_t)(tlg + 0.5),
+					pid < 0 ? 0 : pid };
 }
 
 static void count(int cpu, enum counter c, uint64_t n)
@@ -632,6 +673,7 @@ static void frame_open(struct frame *f, int owner, double t0, uint64_t raw)
 	f->o0 = task_off(t);
 	f->raw = raw;
 	f->amb0 = line_amb;
+	f->turn0 = line_turn;
 }
 
 static double frame_net(const struct frame *f, double t1)
@@ -639,6 +681,7 @@ static double frame_net(const struct frame *f, double t1)
 	struct task *t = task(f->owner);
 
 	net_amb0 = f->amb0;
+	net_turn0 = f->turn0;
 	return (t1 - f->t0) - (task_hard(t) - f->h0) - (task_off(t) - f->o0);
 }
 
@@ -770,6 +813,10 @@ static void ev_softirq_exit(int c, uint64_t ts, int vec, int pid)
 		if (recording || M->record_all) {
 			R->camb_short[c][p->sirq_where + 1] += line_amb;
 			R->camb_long[c][p->sirq_where + 1] += net_amb0;
+			R->cturn_short[c][p->sirq_where + 1] =
+				fmax(R->cturn_short[c][p->sirq_where + 1], line_turn);
+			R->cturn_long[c][p->sirq_where + 1] =
+				fmax(R->cturn_long[c][p->sirq_where + 1], net_turn0);
 		}
 		record(c, ST_SOFTIRQ_NET_RX, net, p->sirq.raw, ts, p->sirq.owner, 1);
 		count(c, p->sirq_where, 1);
@@ -1320,6 +1367,7 @@ static void ev_sys_enter(int c, uint64_t ts, const char *args, int pid)
 	t->sys_o0 = task_off(t);
 	t->sys_raw = ts;
 	t->sys_amb0 = line_amb;
+	t->sys_turn0 = line_turn;
 	t->run_amb_short = 0;
 	t->run_amb_long = 0;
 }
@@ -1338,6 +1386,7 @@ static void ev_sys_exit(int c, uint64_t ts, const char *args, int pid)
 	net = (tp_end(ts, "sys_exit") - t->sys_t0) - (task_hard(t) - t->sys_h0) -
 	      (task_soft(t) - t->sys_s0) - (task_off(t) - t->sys_o0);
 	net_amb0 = t->sys_amb0;
+	net_turn0 = t->sys_turn0;
 	take_run_amb(c, t, -1);
 	record(c, t->sys_stage, net, t->sys_raw, ts, pid, 1);
 }
@@ -1718,6 +1767,23 @@ static int amb_event(const char *ev, int nic)
 #define AMB_GAP 1400.0
 
 /*
+ * The other vCPU's turn between the tools' probes.  Under -icount the
+ * vCPUs take turns on one host thread and share one clock: a CPU's next
+ * line after another CPU logged lines comes after at least one turn of
+ * that CPU, which ran while this one did not (round-robin TCG runs one
+ * vCPU at a time).  The turn starts at any instruction, so it may fall
+ * between netcost's probe and ftrace's at this line: netcost's stamp
+ * then precedes the whole turn, by at most the time from this CPU's line
+ * before (its stamp follows that line) to this one.  Such a line has
+ * the same two readings as an interrupt's (line_amb).  Measured: CI 66's
+ * 7.3-rt-smp2, cpu1's GRO list flush whose napi_poll line came 116,877
+ * cycles after the CPU's line before, netcost-gen's wake-up and system
+ * calls on cpu0 between: the replay read 122,536 cycles, netcost 7,282.
+ * A turn of the other CPU that logs no line (user code, or the kernel
+ * between events) is not seen: such a line reads one way only.
+ */
+
+/*
  * irq_block - follow the interrupt blocks of CPU @c, line by line: an
  * interrupt's lines (its handler's, its irq_exit()'s wake-ups and
  * softirqs, their h/H flags or irq_exit_rcu open) and the line right
@@ -1798,6 +1864,8 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 	const char *nm;
 	int nic;
 	uint64_t prev_ts[MAX_CPUS];
+	/* another CPU logged a line since this CPU's last one: a turn (turn_amb()) */
+	int foreign[MAX_CPUS], turn;
 	size_t cap = 0;
 	ssize_t n;
 	uint64_t ts;
@@ -1820,6 +1888,7 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 	line_ts = 0;
 	memset(prev_ev, 0, sizeof(prev_ev));
 	memset(prev_ts, 0, sizeof(prev_ts));
+	memset(foreign, 0, sizeof(foreign));
 	for (i = 0; i < m->nhooks; i++)
 		if (!strncmp(m->hooks[i], "finish_task_switch", 18))
 			snprintf(fts_sym, sizeof(fts_sym), "%s", m->hooks[i]);
@@ -1856,24 +1925,36 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 			page_i++;
 		}
 		line_ts = ts;
+		turn = foreign[cpu] && prev_ts[cpu];
+		foreign[cpu] = 0;
+		for (i = 0; i < MAX_CPUS; i++)
+			foreign[i] |= i != cpu;
+		rs->turns += turn;
 		if (comm[0] != '<' && !task(pid)->kind)
 			set_comm(pid, comm);
-		if (!strcmp(ev, "fts") && !strcmp(prev_ev[cpu], "fts_cal"))
+		/* the calibration's stretches are one CPU's own: none with a turn in it */
+		if (turn)
+			;
+		else if (!strcmp(ev, "fts") && !strcmp(prev_ev[cpu], "fts_cal"))
 			push_k(&rs->k_fts, ts - prev_ts[cpu]);
-		if ((!strcmp(ev, "irq_forced_thread_fn_e") && !strcmp(prev_ev[cpu], "irq_forced_thread_fn_cal")) ||
-		    (!strcmp(ev, "irq_thread_fn_e") && !strcmp(prev_ev[cpu], "irq_thread_fn_cal")))
+		else if ((!strcmp(ev, "irq_forced_thread_fn_e") && !strcmp(prev_ev[cpu], "irq_forced_thread_fn_cal")) ||
+			 (!strcmp(ev, "irq_thread_fn_e") && !strcmp(prev_ev[cpu], "irq_thread_fn_cal")))
 			push_k(&rs->k_thr, ts - prev_ts[cpu]);
-		if (!strcmp(ev, "kss") && !strcmp(prev_ev[cpu], "kss_cal"))
+		else if (!strcmp(ev, "kss") && !strcmp(prev_ev[cpu], "kss_cal"))
 			push_k(&rs->k_kss, ts - prev_ts[cpu]);
 		vk = vector_of(ev, vec, sizeof(vec));
 		net_amb0 = 0;
 		nm = !strcmp(ev, "irq_handler_entry") ? arg(args, "name") : NULL;
 		nic = nm && is_nic_name(nm);
+		net_turn0 = 0;
 		line_amb = irq_block(cpu, ts, prev_ts[cpu], ev, flags,
 				     !strcmp(ev, "irq_handler_entry") || vk == 1, nic);
-		if (!strcmp(ev, "irq_handler_exit") && cpus[cpu].hard_open && cpus[cpu].hard_nic)
+		line_turn = turn_amb(ts, prev_ts[cpu], turn);
+		if (turn)
+			;
+		else if (!strcmp(ev, "irq_handler_exit") && cpus[cpu].hard_open && cpus[cpu].hard_nic)
 			push_k(&rs->n_tail, ts - prev_ts[cpu]);
-		if (!strcmp(ev, "napi_poll") && napi_in_softirq(bh_of(cpu, pid), pid))
+		else if (!strcmp(ev, "napi_poll") && napi_in_softirq(bh_of(cpu, pid), pid))
 			push_poll(rs, POLL_SIRQ, args, prev_ev[cpu], ts - prev_ts[cpu]);
 		else if (!strcmp(ev, "napi_poll") && task(pid)->kind == K_NAPI_THREAD)
 			push_poll(rs, POLL_THR, args, prev_ev[cpu], ts - prev_ts[cpu]);
