@@ -36,9 +36,11 @@ MODULE_PARM_DESC(open_read, "let users without CAP_NET_ADMIN read timings (a sid
 
 /*
  * The test-only parameters (dump_repeat and bench_untimed_net here,
- * fault_attach in hooks.c, test_bucket_bias in hist.c) exist only in a
- * test build (NETCOST_TEST=y: the lab's modules, "make module-K"); the
- * module users build (DKMS, "make module") has none of them.
+ * fault_attach in hooks.c, test_bucket_bias in hist.c,
+ * test_claim_race, test_claim_delay_us and test_claim_recheck in tasks.c)
+ * exist only in a test build (NETCOST_TEST=y: the lab's modules, "make
+ * module-K"); the module users build (DKMS, "make module") has none of
+ * them.
  */
 #ifdef NC_TEST_BUILD
 /* bench/overhead times a STATS dump of 64 CPUs on one */
