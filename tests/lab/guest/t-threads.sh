@@ -23,6 +23,10 @@
 #              the kernel has RT's backlog threads (backlog_napi/N,
 #              PREEMPT_RT 6.10+), backlog_napi/1 runs the stack, against
 #              napi_thread.
+#   busy/      where interrupts are threaded: softirq NAPI with the
+#              sink's socket busy-polling (net.core.busy_read when it
+#              was made: its blocking receives poll eth0 themselves),
+#              the NIC IRQ threads against irq_thread as in softirq/.
 # Each window is exact for the threads: the sender stops and the threads
 # fall asleep before their runtime is read, on both sides of the netcost
 # reset and of the end of recording.  eth0's threaded setting is set back
@@ -196,9 +200,9 @@ netcost-gen sink -p 9200 -l 120 --idle-timeout 60 -q --ready-file /tmp/tready \
 sink=$!
 wait_for test -s /tmp/tready || notok "sink did not come up"
 
-# warm_up - ARP, the threads' first runs; then let everything settle
+# warm_up [PORT] - ARP, the threads' first runs; then let everything settle
 warm_up() {
-	in-ns netcost-gen send -H 10.0.0.1 -p 9200 -m 18 -r 200 -n 20 -q --report-wait 0 > /dev/null 2>&1
+	in-ns netcost-gen send -H 10.0.0.1 -p "${1:-9200}" -m 18 -r 200 -n 20 -q --report-wait 0 > /dev/null 2>&1
 	sleep 0.5
 }
 
@@ -273,8 +277,10 @@ fi
 SQ=$T/events/irq/softirq_entry
 hq='hist:keys=common_pid:vals=hitcount:size=256 if vec == 3'
 
-# window NAME THREADED [RPS] - one window into $out/NAME
+# window NAME THREADED [RPS [PORT]] - one window into $out/NAME (RPS
+# empty: eth0's left as it is; PORT: the sink's, 9200 by default)
 window() {
+	port=${4:-9200}
 	d=/tmp/t.$1
 	mkdir -p $d "$out/$1"
 	echo "$2" > $d/threaded
@@ -282,7 +288,7 @@ window() {
 	if [ -n "${3:-}" ]; then
 		echo "$3" > $RPS || { notok "$1: cannot set $RPS to $3"; return; }
 	fi
-	warm_up
+	warm_up "$port"
 	runtime $d/before.0
 	[ $trace = 1 ] && : > $T/trace && : > $P/trace && trace_on 1
 	echo "$hq" > $SQ/trigger || notok "$1: cannot set a hist trigger on softirq_entry"
@@ -291,12 +297,14 @@ window() {
 	# the kernel's own per-CPU count of packets the stack processed
 	# (softnet_stat's first column) and loopback's, for rx_backlog_packets
 	cat /proc/net/softnet_stat > $d/softnet.before
+	cat /proc/net/netstat > $d/netstat.before
 	cat /sys/class/net/lo/statistics/rx_packets > $d/lo.before
 	mark nct_in
-	in-ns netcost-gen send -H 10.0.0.1 -p 9200 -m 18 -r "$rate" -b 1 -l "$secs" -q --report-wait 0 \
+	in-ns netcost-gen send -H 10.0.0.1 -p "$port" -m 18 -r "$rate" -b 1 -l "$secs" -q --report-wait 0 \
 		> "$out/$1/send.out" 2>&1 || notok "$1: the sender failed"
 	sleep 0.3
 	runtime $d/after.0
+	cat /proc/net/netstat > $d/netstat.after
 	mark nct_out
 	netcost config set recording off || notok "$1: recording off"
 	cat $SQ/hist > $d/netrx.hist 2> /dev/null
@@ -331,6 +339,40 @@ if [ -w $RPS ]; then
 	elif [ $backlog = 0 ]; then
 		diag "rps: no backlog threads in this kernel (PREEMPT_RT 6.10+ has them): the backlog runs in NET_RX"
 	fi
+fi
+# busy/: the same load into a sink whose socket busy-polls (busy_read is
+# copied into a socket when it is made), where interrupts are threaded.
+# With two CPUs or more the sink and eth0's interrupts share CPU 0: on
+# another CPU the IRQ thread takes every packet before the sink's loop
+# polls (6.12-rt, two CPUs: 0 of 2,000 busy-polled, against 656 on one)
+BR=/proc/sys/net/core/busy_read
+drv=$(basename "$(readlink /sys/class/net/eth0/device/driver 2> /dev/null)")
+if kernel_threads_irqs && [ "$drv" = vmxnet3 ]; then
+	# vmxnet3 with LRO on (its default; the image has no ethtool) hands
+	# its packets to netif_receive_skb(), not GRO: no skb carries a NAPI
+	# id, so no socket can busy-poll it (6.12-rt, two queues: 0 of 2,000)
+	skip "busy: eth0 is vmxnet3, whose LRO path marks no NAPI id: its sockets cannot busy-poll"
+elif kernel_threads_irqs && [ -w $BR ]; then
+	old_br=$(cat $BR)
+	on0=""
+	if [ "$(nproc)" -ge 2 ]; then
+		pin_irqs eth0 0 busy
+		on0="taskset -c 0"
+	fi
+	echo "${T_THREADS_BUSY_US:-1000}" > $BR
+	rm -f /tmp/bready
+	$on0 netcost-gen sink -p 9201 -l 120 --idle-timeout 60 -q --ready-file /tmp/bready \
+		> "$out/sink-busy.out" 2>&1 &
+	bsink=$!
+	wait_for test -s /tmp/bready || notok "busy: the busy-polling sink did not come up"
+	echo "$old_br" > $BR
+	window busy 0 "" 9201
+	kill $bsink 2> /dev/null
+	wait $bsink 2> /dev/null
+	[ -n "$on0" ] && unpin_irqs
+	echo "${T_THREADS_BUSY_US:-1000}" > "$out/busy/busy_read"
+elif kernel_threads_irqs; then
+	notok "busy: no busy polling in this kernel ($BR)"
 fi
 echo "$old_threaded" > $TH || notok "cannot set $TH back to $old_threaded"
 trace_end
