@@ -16,6 +16,7 @@
  */
 #include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -989,6 +990,17 @@ static void cmp_hist(const char *cpus, int s, const struct rhist *r, const struc
 	free(v);
 }
 
+/* appendf - printf at the end of the string @buf of @len bytes */
+static void __attribute__((format(printf, 3, 4))) appendf(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t l = strlen(buf);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf + l, len - l, fmt, ap);
+	va_end(ap);
+}
+
 static void cmp_stage(int cpu, int s, const struct rhist *r, const struct nhist *n,
 		      const struct rstats *rs)
 {
@@ -1012,22 +1024,16 @@ static void cmp_stage(int cpu, int s, const struct rhist *r, const struct nhist 
 				  r->count ? (r->amb_short + r->turn_short_max) / r->count : 0,
 				  r->count ? (r->amb_long + r->turn_long_max) / r->count : 0,
 				  why, sizeof(why));
-		if (r->namb) {
-			size_t l = strlen(why);
-
-			snprintf(why + l, sizeof(why) - l,
-				 "; %llu with an interrupt between the tools' probes at a start or an end: -%.0f..+%.0f",
-				 (unsigned long long)r->namb, r->amb_short / r->count,
-				 r->amb_long / r->count);
-		}
-		if (r->nturn) {
-			size_t l = strlen(why);
-
-			snprintf(why + l, sizeof(why) - l,
-				 "; %llu after another vCPU's turn at a start or an end, one of which may have had it between the tools' probes: -%.0f..+%.0f",
-				 (unsigned long long)r->nturn, r->turn_short_max / r->count,
-				 r->turn_long_max / r->count);
-		}
+		if (r->namb)
+			appendf(why, sizeof(why),
+				"; %llu with an interrupt between the tools' probes at a start or an end: -%.0f..+%.0f",
+				(unsigned long long)r->namb, r->amb_short / r->count,
+				r->amb_long / r->count);
+		if (r->nturn)
+			appendf(why, sizeof(why),
+				"; %llu after another vCPU's turn at a start or an end, one of which may have had it between the tools' probes: -%.0f..+%.0f",
+				(unsigned long long)r->nturn, r->turn_short_max / r->count,
+				r->turn_long_max / r->count);
 	}
 	if (!r->count || !n->count) {
 		ok_mean = r->sum == n->sum;	/* no mean to compare: the sums must agree */
@@ -1129,13 +1135,10 @@ static void cmp_counter(json_t *c, int cpu, int i, const struct rstats *rs)
 		ok = band_ok(cpus, nm, mn, mr, BAND_LONG,
 			     (rs->camb_short[cpu][i] + rs->cturn_short[cpu][i]) / cr,
 			     (rs->camb_long[cpu][i] + rs->cturn_long[cpu][i]) / cr, why, sizeof(why));
-		if (rs->cturn_short[cpu][i] || rs->cturn_long[cpu][i]) {
-			size_t l = strlen(why);
-
-			snprintf(why + l, sizeof(why) - l,
-				 "; one run may have had another vCPU's turn between the tools' probes: -%.0f..+%.0f",
-				 rs->cturn_short[cpu][i] / cr, rs->cturn_long[cpu][i] / cr);
-		}
+		if (rs->cturn_short[cpu][i] || rs->cturn_long[cpu][i])
+			appendf(why, sizeof(why),
+				"; one run may have had another vCPU's turn between the tools' probes: -%.0f..+%.0f",
+				rs->cturn_short[cpu][i] / cr, rs->cturn_long[cpu][i] / cr);
 		fprintf(tsv, "%s\tcpu%d\t%s\t%llu\t%llu\t%.1f\t%.1f\t%s\t%s\n", label, cpu, nm,
 			(unsigned long long)cn, (unsigned long long)cr, mn, mr,
 			switch_wait(nm) ? "offset" : mr < MEAN_SMALL || med < MEAN_SMALL ? "short" : "long",
