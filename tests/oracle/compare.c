@@ -913,14 +913,47 @@ static double rp_quantile(const uint64_t *v, size_t n, double q)
 	return (double)v[(rank ? rank : 1) - 1];
 }
 
+/*
+ * the turn readings of a stage's events (struct rev's turn_*): how many
+ * events have one, and the event with the largest of each side, which
+ * alone the compare takes to have had the turn between the probes
+ */
+struct turns {
+	uint64_t n;
+	size_t si, li;		/* the events of the largest turn_short, turn_long */
+	double sh, lg;		/* those turns */
+};
+
+static struct turns turns_of(const struct rhist *r)
+{
+	struct turns t = { 0, 0, 0, 0, 0 };
+	size_t i;
+
+	for (i = 0; i < r->nev; i++) {
+		const struct rev *e = &r->ev[i];
+
+		t.n += e->turn_short || e->turn_long;
+		if (e->turn_short > r->ev[t.si].turn_short)
+			t.si = i;
+		if (e->turn_long > r->ev[t.li].turn_long)
+			t.li = i;
+	}
+	if (r->nev) {
+		t.sh = (double)r->ev[t.si].turn_short;
+		t.lg = (double)r->ev[t.li].turn_long;
+	}
+	return t;
+}
+
 static void cmp_hist(const char *cpus, int s, const struct rhist *r, const struct nhist *n)
 {
 	static const double q[] = { 0.50, 0.90, 0.99 };
 	double off = s == ST_NAPI_POLL_WORK ? 0 : resid_offset(cpus, stage_name[s]);
 	uint64_t *v = malloc(3 * (r->nev + 1) * sizeof(*v)), total = 0, *vl, *vh;
 	char txt[3][96];
+	struct turns t = turns_of(r);
 	int ok = 1, k;
-	size_t i, tsi = 0, tli = 0;
+	size_t i;
 
 	if (!v)
 		die("%s", "out of memory");
@@ -932,15 +965,9 @@ static void cmp_hist(const char *cpus, int s, const struct rhist *r, const struc
 	vl = v + r->nev + 1;
 	vh = vl + r->nev + 1;
 	for (i = 0; i < r->nev; i++) {
-		if (r->ev[i].turn_short > r->ev[tsi].turn_short)
-			tsi = i;
-		if (r->ev[i].turn_long > r->ev[tli].turn_long)
-			tli = i;
-	}
-	for (i = 0; i < r->nev; i++) {
 		double x = (double)r->ev[i].v + off,
-		       xl = (double)r->ev[i].lo - (i == tsi ? (double)r->ev[i].turn_short : 0) + off,
-		       xh = (double)r->ev[i].hi + (i == tli ? (double)r->ev[i].turn_long : 0) + off;
+		       xl = (double)r->ev[i].lo - (i == t.si ? t.sh : 0) + off,
+		       xh = (double)r->ev[i].hi + (i == t.li ? t.lg : 0) + off;
 
 		v[i] = x > 0 ? (uint64_t)(x + 0.5) : 0;
 		vl[i] = xl > 0 ? (uint64_t)(xl + 0.5) : 0;
@@ -986,7 +1013,7 @@ static void cmp_hist(const char *cpus, int s, const struct rhist *r, const struc
 	printf("%s - %s: %s %s histogram: %s, %s, %s (netcost vs replay%s%+.0f; within one bucket at a rank within 0.5%% of the quantile's%s)\n",
 	       ok ? "ok" : "not ok", label, cpus, stage_name[s], txt[0], txt[1], txt[2],
 	       off ? " with its documented offset " : "", off,
-	       r->namb || r->nturn ? ", the replay's range over its two readings of events with an interrupt or a vCPU's turn between the tools' probes" : "");
+	       r->namb || t.n ? ", the replay's range over its two readings of events with an interrupt or a vCPU's turn between the tools' probes" : "");
 	free(v);
 }
 
@@ -1005,6 +1032,7 @@ static void cmp_stage(int cpu, int s, const struct rhist *r, const struct nhist 
 		      const struct rstats *rs)
 {
 	double mr = mean(r->sum, r->count), mn = mean(n->sum, n->count);
+	struct turns t = turns_of(r);
 	char why[320] = "", what[96], cpus[16];
 	int ok_count = r->count == n->count, ok_mean;
 
@@ -1021,19 +1049,18 @@ static void cmp_stage(int cpu, int s, const struct rhist *r, const struct nhist 
 		snprintf(why, sizeof(why), "packets, exact");
 	} else {
 		ok_mean = band_ok(cpus, stage_name[s], mn, mr, BAND_LONG,
-				  r->count ? (r->amb_short + r->turn_short_max) / r->count : 0,
-				  r->count ? (r->amb_long + r->turn_long_max) / r->count : 0,
+				  r->count ? (r->amb_short + t.sh) / r->count : 0,
+				  r->count ? (r->amb_long + t.lg) / r->count : 0,
 				  why, sizeof(why));
 		if (r->namb)
 			appendf(why, sizeof(why),
 				"; %llu with an interrupt between the tools' probes at a start or an end: -%.0f..+%.0f",
 				(unsigned long long)r->namb, r->amb_short / r->count,
 				r->amb_long / r->count);
-		if (r->nturn)
+		if (t.n)
 			appendf(why, sizeof(why),
 				"; %llu after another vCPU's turn at a start or an end, one of which may have had it between the tools' probes: -%.0f..+%.0f",
-				(unsigned long long)r->nturn, r->turn_short_max / r->count,
-				r->turn_long_max / r->count);
+				(unsigned long long)t.n, t.sh / r->count, t.lg / r->count);
 	}
 	if (!r->count || !n->count) {
 		ok_mean = r->sum == n->sum;	/* no mean to compare: the sums must agree */
@@ -1062,10 +1089,10 @@ static void cmp_stage(int cpu, int s, const struct rhist *r, const struct nhist 
 		where_they_disagree(r, n, rs);
 	}
 	/* ORACLE_SHOW_TURNS: each stage's largest turn readings (tests/oracle/selftest) */
-	if (getenv("ORACLE_SHOW_TURNS") && r->nturn)
+	if (getenv("ORACLE_SHOW_TURNS") && t.n)
 		printf("# turn: cpu%d %s count %llu turns %llu short %.0f long %.0f\n", cpu,
-		       stage_name[s], (unsigned long long)r->count, (unsigned long long)r->nturn,
-		       r->turn_short_max, r->turn_long_max);
+		       stage_name[s], (unsigned long long)r->count, (unsigned long long)t.n,
+		       t.sh, t.lg);
 	fprintf(tsv, "%s\tcpu%d\t%s\t%llu\t%llu\t%.1f\t%.1f\t%s\t%s\n", label, cpu, stage_name[s],
 		(unsigned long long)n->count, (unsigned long long)r->count, mn, mr,
 		s == ST_NAPI_POLL_WORK || !mr ? "exact" : switch_wait(stage_name[s]) ? "offset" :
@@ -1549,9 +1576,6 @@ static void drop_turns(struct rstats *rs)
 		for (s = 0; s < NSTAGES; s++) {
 			struct rhist *h = &rs->h[c][s];
 
-			h->turn_short_max = 0;
-			h->turn_long_max = 0;
-			h->nturn = 0;
 			for (i = 0; i < h->nev; i++) {
 				h->ev[i].turn_short = 0;
 				h->ev[i].turn_long = 0;

@@ -75,7 +75,11 @@ struct rev {
 	uint64_t t0, t1;		/* raw trace timestamps of its ends */
 	uint64_t v;
 	uint64_t lo, hi;		/* v, or the reading with an interrupt at its ends moved (amb) */
-	/* how much shorter or longer netcost reads if a vCPU's turn fell between the probes */
+	/*
+	 * how much shorter or longer netcost reads if a vCPU's turn fell
+	 * between the probes (replay.c, "The other vCPU's turn between the
+	 * tools' probes"); at most one event of a stage is taken to have one
+	 */
 	uint64_t turn_short, turn_long;
 	int pid;
 };
@@ -90,14 +94,6 @@ struct rhist {
 	 */
 	double amb_short, amb_long;
 	uint64_t namb;
-	/*
-	 * another vCPU's turn right before a start or an end line (replay.c,
-	 * "The other vCPU's turn between the tools' probes"): over nturn
-	 * events, the largest of each side, since at most one of a stage's
-	 * events is taken to have the turn between the probes
-	 */
-	double turn_short_max, turn_long_max;
-	uint64_t nturn;
 	struct rev *ev;
 	size_t nev, cap;
 };
@@ -117,7 +113,7 @@ struct rstats {
 	uint64_t c[MAX_CPUS][NCOUNTERS];
 	/* a _cycles counter's events' second readings (struct rhist's amb_*) */
 	double camb_short[MAX_CPUS][NCOUNTERS], camb_long[MAX_CPUS][NCOUNTERS];
-	/* and their largest turn readings (struct rhist's turn_*_max) */
+	/* and their largest turn readings (struct rev's turn_*) */
 	double cturn_short[MAX_CPUS][NCOUNTERS], cturn_long[MAX_CPUS][NCOUNTERS];
 	uint64_t window_on, window_off;	/* raw ts, 0 = not seen */
 	/* in-run K: ts(twin) - ts(twin_cal), where the _cal event runs just before */

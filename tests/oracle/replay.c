@@ -370,7 +370,7 @@ static double run_amb_short, run_amb_long;
  * woken task's system calls on cpu0 between: the replay read 122,536
  * cycles, netcost 7,282.  So the compare takes at most one event of a
  * stage (or of a _cycles counter) to have had a turn between the probes
- * (struct rhist's turn_*_max), where line_amb's interrupts may be at
+ * (struct rev's turn_*), where line_amb's interrupts may be at
  * every event.  A turn of the other CPU that logs no line (user code, or
  * kernel code between events) is not seen: such a line reads one way.
  */
@@ -398,11 +398,6 @@ static void record(int cpu, enum stage s, double v, uint64_t t0, uint64_t t1, in
 		h->amb_short += v - lo;
 		h->amb_long += hi - v;
 		h->namb++;
-	}
-	if (tsh > 0 || tlg > 0) {
-		h->turn_short_max = fmax(h->turn_short_max, tsh);
-		h->turn_long_max = fmax(h->turn_long_max, tlg);
-		h->nturn++;
 	}
 	if (v < 0) {
 		if (net)
@@ -1767,23 +1762,6 @@ static int amb_event(const char *ev, int nic)
 #define AMB_GAP 1400.0
 
 /*
- * The other vCPU's turn between the tools' probes.  Under -icount the
- * vCPUs take turns on one host thread and share one clock: a CPU's next
- * line after another CPU logged lines comes after at least one turn of
- * that CPU, which ran while this one did not (round-robin TCG runs one
- * vCPU at a time).  The turn starts at any instruction, so it may fall
- * between netcost's probe and ftrace's at this line: netcost's stamp
- * then precedes the whole turn, by at most the time from this CPU's line
- * before (its stamp follows that line) to this one.  Such a line has
- * the same two readings as an interrupt's (line_amb).  Measured: CI 66's
- * 7.3-rt-smp2, cpu1's GRO list flush whose napi_poll line came 116,877
- * cycles after the CPU's line before, netcost-gen's wake-up and system
- * calls on cpu0 between: the replay read 122,536 cycles, netcost 7,282.
- * A turn of the other CPU that logs no line (user code, or the kernel
- * between events) is not seen: such a line reads one way only.
- */
-
-/*
  * irq_block - follow the interrupt blocks of CPU @c, line by line: an
  * interrupt's lines (its handler's, its irq_exit()'s wake-ups and
  * softirqs, their h/H flags or irq_exit_rcu open) and the line right
@@ -1864,8 +1842,8 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 	const char *nm;
 	int nic;
 	uint64_t prev_ts[MAX_CPUS];
-	/* another CPU logged a line since this CPU's last one: a turn (turn_amb()) */
-	int foreign[MAX_CPUS], turn;
+	/* the CPU of the line before: another one's means a turn (turn_amb()) */
+	int last_cpu = -1, turn;
 	size_t cap = 0;
 	ssize_t n;
 	uint64_t ts;
@@ -1888,7 +1866,6 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 	line_ts = 0;
 	memset(prev_ev, 0, sizeof(prev_ev));
 	memset(prev_ts, 0, sizeof(prev_ts));
-	memset(foreign, 0, sizeof(foreign));
 	for (i = 0; i < m->nhooks; i++)
 		if (!strncmp(m->hooks[i], "finish_task_switch", 18))
 			snprintf(fts_sym, sizeof(fts_sym), "%s", m->hooks[i]);
@@ -1925,39 +1902,37 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 			page_i++;
 		}
 		line_ts = ts;
-		turn = foreign[cpu] && prev_ts[cpu];
-		foreign[cpu] = 0;
-		for (i = 0; i < MAX_CPUS; i++)
-			foreign[i] |= i != cpu;
+		turn = last_cpu != cpu && prev_ts[cpu];
+		last_cpu = cpu;
 		rs->turns += turn;
 		if (comm[0] != '<' && !task(pid)->kind)
 			set_comm(pid, comm);
 		/* the calibration's stretches are one CPU's own: none with a turn in it */
-		if (turn)
-			;
-		else if (!strcmp(ev, "fts") && !strcmp(prev_ev[cpu], "fts_cal"))
-			push_k(&rs->k_fts, ts - prev_ts[cpu]);
-		else if ((!strcmp(ev, "irq_forced_thread_fn_e") && !strcmp(prev_ev[cpu], "irq_forced_thread_fn_cal")) ||
-			 (!strcmp(ev, "irq_thread_fn_e") && !strcmp(prev_ev[cpu], "irq_thread_fn_cal")))
-			push_k(&rs->k_thr, ts - prev_ts[cpu]);
-		else if (!strcmp(ev, "kss") && !strcmp(prev_ev[cpu], "kss_cal"))
-			push_k(&rs->k_kss, ts - prev_ts[cpu]);
+		if (!turn) {
+			if (!strcmp(ev, "fts") && !strcmp(prev_ev[cpu], "fts_cal"))
+				push_k(&rs->k_fts, ts - prev_ts[cpu]);
+			if ((!strcmp(ev, "irq_forced_thread_fn_e") && !strcmp(prev_ev[cpu], "irq_forced_thread_fn_cal")) ||
+			    (!strcmp(ev, "irq_thread_fn_e") && !strcmp(prev_ev[cpu], "irq_thread_fn_cal")))
+				push_k(&rs->k_thr, ts - prev_ts[cpu]);
+			if (!strcmp(ev, "kss") && !strcmp(prev_ev[cpu], "kss_cal"))
+				push_k(&rs->k_kss, ts - prev_ts[cpu]);
+		}
 		vk = vector_of(ev, vec, sizeof(vec));
 		net_amb0 = 0;
+		net_turn0 = 0;
 		nm = !strcmp(ev, "irq_handler_entry") ? arg(args, "name") : NULL;
 		nic = nm && is_nic_name(nm);
-		net_turn0 = 0;
 		line_amb = irq_block(cpu, ts, prev_ts[cpu], ev, flags,
 				     !strcmp(ev, "irq_handler_entry") || vk == 1, nic);
 		line_turn = turn_amb(ts, prev_ts[cpu], turn);
-		if (turn)
-			;
-		else if (!strcmp(ev, "irq_handler_exit") && cpus[cpu].hard_open && cpus[cpu].hard_nic)
-			push_k(&rs->n_tail, ts - prev_ts[cpu]);
-		else if (!strcmp(ev, "napi_poll") && napi_in_softirq(bh_of(cpu, pid), pid))
-			push_poll(rs, POLL_SIRQ, args, prev_ev[cpu], ts - prev_ts[cpu]);
-		else if (!strcmp(ev, "napi_poll") && task(pid)->kind == K_NAPI_THREAD)
-			push_poll(rs, POLL_THR, args, prev_ev[cpu], ts - prev_ts[cpu]);
+		if (!turn) {
+			if (!strcmp(ev, "irq_handler_exit") && cpus[cpu].hard_open && cpus[cpu].hard_nic)
+				push_k(&rs->n_tail, ts - prev_ts[cpu]);
+			if (!strcmp(ev, "napi_poll") && napi_in_softirq(bh_of(cpu, pid), pid))
+				push_poll(rs, POLL_SIRQ, args, prev_ev[cpu], ts - prev_ts[cpu]);
+			else if (!strcmp(ev, "napi_poll") && task(pid)->kind == K_NAPI_THREAD)
+				push_poll(rs, POLL_THR, args, prev_ev[cpu], ts - prev_ts[cpu]);
+		}
 		irq_exit_missed(rs, cpu, prev_ev[cpu], ev, vk);
 		snprintf(prev_ev[cpu], sizeof(prev_ev[cpu]), "%s", ev);
 		prev_ts[cpu] = ts;
