@@ -195,6 +195,13 @@ unpin_irqs() { for _i in $_pin; do cat /tmp/aff.$_i > /proc/irq/$_i/smp_affinity
 # nics_re - the /proc/interrupts regex of eth0's and eth1's IRQ lines
 nics_re() { echo "($(nic_irq_regex eth0))|($(nic_irq_regex eth1))"; }
 
+# busy_poll_rx - TcpExt BusyPollRxPackets of the root netns (eth0's): the
+# packets busy-polling receives took from the NIC (t-busy, t-threads)
+busy_poll_rx() {
+	awk '$1 == "TcpExt:" { if (!h) { for (i = 2; i <= NF; i++) if ($i == "BusyPollRxPackets") c = i; h = 1 }
+		else if (c) print $c }' /proc/net/netstat
+}
+
 # net_rx - NET_RX softirqs so far, all CPUs (/proc/softirqs)
 net_rx() { awk '$1 == "NET_RX:" { for (i = 2; i <= NF; i++) s += $i } END { print s + 0 }' /proc/softirqs; }
 

@@ -49,11 +49,6 @@ if insmod /lib/netcost/netcost.ko; then ok "busy: insmod netcost.ko"; else
 	not_ok "busy: insmod netcost.ko"; exit 1
 fi
 
-# mib - TcpExt BusyPollRxPackets of the root netns (eth0's)
-mib() {
-	awk '$1 == "TcpExt:" { if (!h) { for (i = 2; i <= NF; i++) if ($i == "BusyPollRxPackets") c = i; h = 1 }
-		else if (c) print $c }' /proc/net/netstat
-}
 
 # the sink on CPU 0, the sender (and this script) on CPU 1
 on0="" on1=""
@@ -115,7 +110,7 @@ sleep 0.3
 
 [ $trace = 1 ] && echo 1 > $T/tracing_on
 netcost reset || not_ok "busy: netcost reset"
-m0=$(mib)
+m0=$(busy_poll_rx)
 rm -f /tmp/bready
 $on0 netcost-gen sink -p 9300 -l 120 --idle-timeout 60 -q --ready-file /tmp/bready \
 	> "$out/sink.out" 2>&1 &
@@ -126,7 +121,7 @@ in-ns $on1 netcost-gen send -H 10.0.0.1 -p 9300 -m 18 -r "$rate" -b 1 -n "$pkts"
 sleep 0.3
 kill $sink
 wait $sink 2> /dev/null
-m1=$(mib)
+m1=$(busy_poll_rx)
 netcost config set recording off || not_ok "busy: recording off"
 echo 0 > $T/tracing_on
 echo "$sink $m0 $m1" > "$out/mib"

@@ -175,7 +175,8 @@ elif [ ! -w $PARAMS/test_claim_race ]; then
 	not_ok "tasks: two claims for one task need the lab's test build (test_claim_race)"
 	rmmod netcost
 else
-	echo "${T_CLAIM_DELAY_US:-200}" > $PARAMS/test_claim_delay_us
+	delay=${T_CLAIM_DELAY_US:-200}
+	echo "$delay" > $PARAMS/test_claim_delay_us
 	read -r d0 m0 <<EOF
 $(claims 0)
 EOF
@@ -184,7 +185,7 @@ $(claims 1)
 EOF
 	echo 0 > $PARAMS/test_claim_delay_us
 	echo 1 > $PARAMS/test_claim_recheck
-	diag "two claims, $(nproc) CPUs at once, ${T_CLAIM_DELAY_US:-200} us from a claim to its re-check: without the re-check $d0 of $R tasks in two slots (at most $m0), with it $d1 (at most $m1)"
+	diag "two claims, $(nproc) CPUs at once, $delay us from a claim to its re-check: without the re-check $d0 of $R tasks in two slots (at most $m0), with it $d1 (at most $m1)"
 	if [ "$d0" = "$R" ]; then
 		ok "tasks: without the re-check (test_claim_recheck=0, 0.5.0's claim) every one of $R tasks claimed at once on $(nproc) CPUs held two slots: the test can fail"
 	else

@@ -297,14 +297,14 @@ window() {
 	# the kernel's own per-CPU count of packets the stack processed
 	# (softnet_stat's first column) and loopback's, for rx_backlog_packets
 	cat /proc/net/softnet_stat > $d/softnet.before
-	cat /proc/net/netstat > $d/netstat.before
+	busy_poll_rx > $d/busypoll.before
 	cat /sys/class/net/lo/statistics/rx_packets > $d/lo.before
 	mark nct_in
 	in-ns netcost-gen send -H 10.0.0.1 -p "$port" -m 18 -r "$rate" -b 1 -l "$secs" -q --report-wait 0 \
 		> "$out/$1/send.out" 2>&1 || notok "$1: the sender failed"
 	sleep 0.3
 	runtime $d/after.0
-	cat /proc/net/netstat > $d/netstat.after
+	busy_poll_rx > $d/busypoll.after
 	mark nct_out
 	netcost config set recording off || notok "$1: recording off"
 	cat $SQ/hist > $d/netrx.hist 2> /dev/null
@@ -359,7 +359,8 @@ elif kernel_threads_irqs && [ -w $BR ]; then
 		pin_irqs eth0 0 busy
 		on0="taskset -c 0"
 	fi
-	echo "${T_THREADS_BUSY_US:-1000}" > $BR
+	busy_us=${T_THREADS_BUSY_US:-1000}
+	echo "$busy_us" > $BR
 	rm -f /tmp/bready
 	$on0 netcost-gen sink -p 9201 -l 120 --idle-timeout 60 -q --ready-file /tmp/bready \
 		> "$out/sink-busy.out" 2>&1 &
@@ -370,7 +371,7 @@ elif kernel_threads_irqs && [ -w $BR ]; then
 	kill $bsink 2> /dev/null
 	wait $bsink 2> /dev/null
 	[ -n "$on0" ] && unpin_irqs
-	echo "${T_THREADS_BUSY_US:-1000}" > "$out/busy/busy_read"
+	echo "$busy_us" > "$out/busy/busy_read"
 elif kernel_threads_irqs; then
 	# the kernel lacks the feature: 6.1's NET_RX_BUSY_POLL is "default y if !PREEMPT_RT"
 	skip "busy: this kernel has no busy polling (no $BR: CONFIG_NET_RX_BUSY_POLL is off)"
