@@ -164,13 +164,14 @@ static int hook_fentry(json_t *nc, const char *prefix)
  * after it, before the next "f" (one callback's stamp to the next
  * one's).  The number of @g, or -1 (no files).
  */
-static struct ksamples stub_k[4][MAX_CPUS];	/* f, s, t, h: each CPU's, sorted */
+#define STUB_KINDS "fsthwu"
+static struct ksamples stub_k[6][MAX_CPUS];	/* f, s, t, h, w, u: each CPU's, sorted */
 
 static int stub_kind(char k)
 {
-	const char *p = strchr("fsth", k);
+	const char *p = strchr(STUB_KINDS, k);
 
-	return k && p ? (int)(p - "fsth") : -1;
+	return k && p ? (int)(p - STUB_KINDS) : -1;
 }
 
 /* load_stub - @file's stamps into stub_k; -1 when it cannot be read */
@@ -181,7 +182,7 @@ static int load_stub(const char *file)
 	char kind;
 	FILE *f;
 
-	for (k = 0; k < 4; k++)
+	for (k = 0; k < 6; k++)
 		for (cpu = 0; cpu < MAX_CPUS; cpu++)
 			stub_k[k][cpu].n = 0;
 	f = fopen(file, "r");
@@ -191,7 +192,7 @@ static int load_stub(const char *file)
 		if (cpu >= 0 && cpu < MAX_CPUS && (k = stub_kind(kind)) >= 0)
 			push_k(&stub_k[k][cpu], v);
 	fclose(f);
-	for (k = 0; k < 4; k++)
+	for (k = 0; k < 6; k++)
 		for (cpu = 0; cpu < MAX_CPUS; cpu++)
 			qsort(stub_k[k][cpu].v, stub_k[k][cpu].n, sizeof(uint64_t), cmp_u64);
 	return 0;
@@ -341,15 +342,20 @@ static void fts_calibrate(const char *dir, json_t *nc, struct model *m)
  * switch-stub.stamps: ncstub mode 1, loaded before netcost) for the
  * replay's sw_pause() and sw_resume(), each CPU's "s" and "f" kept.  A
  * recording without them fails: netcost's frames pause and resume there.
+ * Its "w" and "u" stamps (the stub's wake-up probes, registered after
+ * netcost's) for wake_stamp(); a recording made before them has none,
+ * and its wake-ups read both ways after a turn (replay.c).
  */
-static struct ksamples sw_keep[2][MAX_CPUS];
+static struct ksamples sw_keep[4][MAX_CPUS];	/* s, f, w, u */
 
 static void load_switch_stamps(const char *dir, struct model *m)
 {
-	size_t ns = 0, nf = 0;
-	int cpu;
+	static const int kinds[4] = { 1, 0, 4, 5 };	/* stub_k's s, f, w, u */
+	size_t ns = 0, nf = 0, nw = 0, nu = 0;
+	int cpu, k;
 
 	m->sw_stamps = 0;
+	m->wk_stamps = 0;
 	if (load_stub(path(dir, "switch-stub.stamps"))) {
 		failures++;
 		printf("not ok - %s: the stub's stamps of the load's switches (%s) cannot be read\n",
@@ -358,22 +364,30 @@ static void load_switch_stamps(const char *dir, struct model *m)
 	}
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
 		/* stub_k is load_stub()'s, refilled by its next call: keep them */
-		free(sw_keep[0][cpu].v);
-		free(sw_keep[1][cpu].v);
-		sw_keep[0][cpu] = stub_k[1][cpu];
-		sw_keep[1][cpu] = stub_k[0][cpu];
-		memset(&stub_k[1][cpu], 0, sizeof(stub_k[1][cpu]));
-		memset(&stub_k[0][cpu], 0, sizeof(stub_k[0][cpu]));
+		for (k = 0; k < 4; k++) {
+			free(sw_keep[k][cpu].v);
+			sw_keep[k][cpu] = stub_k[kinds[k]][cpu];
+			memset(&stub_k[kinds[k]][cpu], 0, sizeof(stub_k[kinds[k]][cpu]));
+		}
 		m->sw_s[cpu] = sw_keep[0][cpu].v;
 		m->sw_s_n[cpu] = sw_keep[0][cpu].n;
 		m->sw_f[cpu] = sw_keep[1][cpu].v;
 		m->sw_f_n[cpu] = sw_keep[1][cpu].n;
+		m->wk_w[cpu] = sw_keep[2][cpu].v;
+		m->wk_w_n[cpu] = sw_keep[2][cpu].n;
+		m->wk_u[cpu] = sw_keep[3][cpu].v;
+		m->wk_u_n[cpu] = sw_keep[3][cpu].n;
 		ns += sw_keep[0][cpu].n;
 		nf += sw_keep[1][cpu].n;
+		nw += sw_keep[2][cpu].n;
+		nu += sw_keep[3][cpu].n;
 	}
 	m->sw_stamps = 1;
-	printf("# %s: the stub's stamps of the load's switches: %zu at sched_switch, %zu at finish_task_switch()\n",
-	       label, ns, nf);
+	m->wk_stamps = nw && nu;
+	m->wk_blind = !!getenv("ORACLE_NO_WAKE_STAMPS");
+	m->wk_show = !!getenv("ORACLE_SHOW_WAKE_TURNS");
+	printf("# %s: the stub's stamps of the load's switches: %zu at sched_switch, %zu at finish_task_switch(); of its wake-ups: %zu at sched_waking, %zu at sched_wakeup\n",
+	       label, ns, nf, nw, nu);
 }
 
 /*

@@ -198,6 +198,16 @@ struct model {
 	size_t sw_s_n[MAX_CPUS], sw_f_n[MAX_CPUS];
 	int sw_stamps;			/* the recording has them */
 	double e_sw, l_sw, p_sw;
+	/*
+	 * the stub's stamps at sched_waking ("w") and sched_wakeup ("u"),
+	 * its probes registered after netcost's (record.sh): each CPU's
+	 * sorted, for replay.c's wake_stamp()
+	 */
+	const uint64_t *wk_w[MAX_CPUS], *wk_u[MAX_CPUS];
+	size_t wk_w_n[MAX_CPUS], wk_u_n[MAX_CPUS];
+	int wk_stamps;			/* the recording has them */
+	int wk_blind;			/* ORACLE_NO_WAKE_STAMPS: not used to place turns */
+	int wk_show;			/* ORACLE_SHOW_WAKE_TURNS */
 	/* which hooks netcost attached (by tracepoint or symbol name) */
 	char hooks[64][64];
 	int nhooks;

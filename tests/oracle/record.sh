@@ -10,7 +10,7 @@
 # trace.txt (the raw ftrace text), trace-cpuN.raw (its ring-buffer
 # pages), fts-stub.trace and fts-stub.stamps (d, E, L: the stub
 # module $STUB), switch-stub.stamps (the stub's stamps at phase B's
-# switches), interrupts.txt, trace-stats.txt, kprobe-profile.txt,
+# switches and wake-ups), interrupts.txt, trace-stats.txt, kprobe-profile.txt,
 # uname.txt, events.txt (the events and kprobe events that were on),
 # record.log.
 # The order of registration matters and is part of the method
@@ -243,6 +243,10 @@ netcost config set recording off > /dev/null || die "netcost config"
 netcost reset > /dev/null || die "netcost reset"
 
 # ---- phase B: ftrace again, after netcost ----
+# the stub's wake-up probes, registered now: after netcost's, before
+# ftrace's (its stamps show where the other vCPU's turn fell: replay.c,
+# wake_stamp())
+echo 1 > /sys/module/ncstub/parameters/wake || die "ncstub wake=1"
 ftrace_on B
 grep -v '^#' set_event > $OUT/events.txt
 cat kprobe_events >> $OUT/events.txt

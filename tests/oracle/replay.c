@@ -112,6 +112,8 @@ struct task {
 	double off_since;
 	int waking;			/* a first sched_waking is pending */
 	double waking_t;
+	double waking_turn;		/* its sched_waking line's turn (line_turn) */
+	uint64_t waking_stamp;		/* and the stub's stamp there (wake_stamp()) */
 	uint64_t waking_raw;
 	int sys_open, sys_stage;	/* syscall frame */
 	int sys_inet;			/* it reached inet's sendmsg/recvmsg */
@@ -211,6 +213,9 @@ struct cpu {
 	/* the stub's stamps (struct model's sw_*): the next ones to match */
 	size_t sw_si, sw_fi;
 	uint64_t sw_last;		/* the last sched_switch's raw ts */
+	/* and of its wake-ups (wk_*): next, and the last such line's ts */
+	size_t wk_i[2];
+	uint64_t wk_last[2];
 };
 
 static struct task *tasks;
@@ -381,6 +386,77 @@ static double turn_amb(uint64_t ts, uint64_t prev, int foreign)
 	return foreign && prev && ts > prev ? (double)(ts - prev) : 0;
 }
 
+/*
+ * Where the turn fell at a wake-up.  The rule above (one event a stage)
+ * held until a boot whose ticks came in step with the other vCPU's
+ * budget: in a 7.3-rt-smp2 recording (0.14.0's oracle, run 1 of three),
+ * cpu1's ksoftirqd/1 was woken in the tick's irq_exit at the same
+ * instruction tick after tick, and about 100 of cpu1's 3,492 wake-ups
+ * had cpu0's turn between netcost's sched_waking probe and ftrace's
+ * event: netcost read +1,407 cycles a wake-up against a band of +40
+ * (the replay's 122,880-cycle waits read 147,456 to 196,607).  So the
+ * stub (record.sh, ncstub's "w" and "u" stamps) stamps every sched_waking
+ * and sched_wakeup right after netcost's probe, before ftrace's event.
+ * When another CPU logged a line after that stamp and before this line,
+ * the turn fell after netcost's stamp: the start moves back by the
+ * line's distance from the stamp beyond the usual one (wk_gap: the
+ * median of the first lines without a turn).  A turn between netcost's
+ * stamp and the stub's (one probe's return) is not seen: such a line
+ * keeps its turn reading.  wake_stamp() returns the move (0 for none)
+ * and sets *placed when the stamp settled where the turn fell.
+ */
+#define WK_GAPS 63
+static struct {
+	uint64_t v[WK_GAPS];
+	int n;
+} wk_gap[2];
+static uint64_t cpu_last_ts[MAX_CPUS];	/* each CPU's last line */
+
+static double wk_usual(int k)
+{
+	uint64_t v[WK_GAPS];
+	int n = wk_gap[k].n;
+
+	memcpy(v, wk_gap[k].v, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), cmp_u64);
+	return (double)v[n / 2];
+}
+
+static double wake_stamp(int c, uint64_t ts, int k, int *placed, uint64_t *stamp)
+{
+	struct cpu *p = &cpus[c];
+	const uint64_t *v = k ? M->wk_u[c] : M->wk_w[c];
+	size_t n = k ? M->wk_u_n[c] : M->wk_w_n[c];
+	uint64_t last = p->wk_last[k], w;
+	int o, split = 0;
+
+	*placed = 0;
+	*stamp = 0;
+	p->wk_last[k] = ts;
+	if (!M->wk_stamps)
+		return 0;
+	while (p->wk_i[k] < n && v[p->wk_i[k]] <= ts)
+		p->wk_i[k]++;
+	if (!p->wk_i[k] || v[p->wk_i[k] - 1] <= last)
+		return 0;	/* no stamp of this line: it reads both ways */
+	w = v[p->wk_i[k] - 1];
+	*stamp = w;
+	if (!line_turn) {
+		if (wk_gap[k].n < WK_GAPS)
+			wk_gap[k].v[wk_gap[k].n++] = ts - w;
+		return 0;
+	}
+	/* ORACLE_NO_WAKE_STAMPS: the turn readings alone (tests/oracle/selftest) */
+	if (M->wk_blind)
+		return 0;
+	for (o = 0; o < MAX_CPUS; o++)
+		split |= o != c && cpu_last_ts[o] > w && cpu_last_ts[o] < ts;
+	if (!split || !wk_gap[k].n)
+		return 0;
+	*placed = 1;
+	return fmax((double)(ts - w) - wk_usual(k), 0);
+}
+
 static void record(int cpu, enum stage s, double v, uint64_t t0, uint64_t t1, int pid, int net)
 {
 	struct rhist *h = &R->h[cpu][s];
@@ -463,6 +539,17 @@ static double page_move(uint64_t ts)
 static double tp_start(uint64_t ts)
 {
 	return (double)ts - page_move(ts);
+}
+
+/*
+ * wk_start - a wake-up's start in the model's times.  With the stub's
+ * wake-up probes in the recording, one probe more runs between netcost's
+ * stamp and ftrace's event: E of it (e_sw, the stub's own measure of a
+ * probe's step, record.sh's stub phase).
+ */
+static double wk_start(uint64_t ts)
+{
+	return tp_start(ts) - (M->wk_stamps ? M->e_sw : 0);
 }
 
 static double probe_cost(const char *tp)
@@ -1151,8 +1238,9 @@ static void wait_waking(int pid, const char *flags, const char *args)
  */
 static void ev_sched_wakeup(int c, uint64_t ts, const char *args)
 {
-	int pid = (int)argl(args, "pid", -1), cpu = (int)argl(args, "target_cpu", c);
-	double at = tp_start(ts);
+	int pid = (int)argl(args, "pid", -1), cpu = (int)argl(args, "target_cpu", c), placed;
+	uint64_t stamp;
+	double at = wk_start(ts) - wake_stamp(c, ts, 1, &placed, &stamp);
 	struct task *t;
 	int wk;
 
@@ -1293,6 +1381,17 @@ static void ev_sched_switch(int c, uint64_t ts, const char *args)
 
 	/* wakeup_latency ends when the thread is put on the CPU */
 	if (tn->waking) {
+		/*
+		 * ORACLE_SHOW_WAKE_TURNS: a start after a turn that the stub's
+		 * stamp did not place, that stamp, the CPU's line before, and
+		 * the usual distance from a stamp to ftrace's line (the
+		 * selftest moves the stamp before the turn)
+		 */
+		if (M->wk_show && recording && tn->waking_turn && tn->waking_stamp && wk_gap[0].n)
+			printf("# wake turn: cpu%d %llu %llu %.0f %.0f\n", c,
+			       (unsigned long long)tn->waking_raw, (unsigned long long)tn->waking_stamp,
+			       (double)tn->waking_raw - tn->waking_turn, wk_usual(0));
+		net_turn0 = tn->waking_turn;
 		record(c, ST_WAKEUP_LATENCY, out - tn->waking_t, tn->waking_raw, ts, next, 1);
 		tn->waking = 0;
 	}
@@ -1326,9 +1425,11 @@ static void ev_finish_task_switch(int c, uint64_t ts, int pid, const char *sym)
 	t->soft_snap = p->soft_total;
 }
 
-static void ev_sched_waking(uint64_t ts, const char *args)
+static void ev_sched_waking(int c, uint64_t ts, const char *args)
 {
-	int pid = (int)argl(args, "pid", -1);
+	int pid = (int)argl(args, "pid", -1), placed;
+	uint64_t stamp;
+	double back = wake_stamp(c, ts, 0, &placed, &stamp);
 	struct task *t;
 
 	if (pid < 0)
@@ -1336,10 +1437,12 @@ static void ev_sched_waking(uint64_t ts, const char *args)
 	t = woken_task(pid, arg(args, "comm"));
 	if (!t->on_rq && t->kind != K_OTHER && !t->waking) {
 		t->waking = 1;
-		/* netcost stamps at the start of its probe: one probe before ftrace */
 		/* the start of an interval: netcost stamps as its probe's last act */
-		t->waking_t = tp_start(ts);
+		t->waking_t = wk_start(ts) - back;
 		t->waking_raw = ts;
+		/* a turn the stub did not place: netcost may be before it */
+		t->waking_turn = placed ? 0 : line_turn;
+		t->waking_stamp = stamp;
 	}
 	t->on_rq = 1;
 }
@@ -1857,6 +1960,8 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 	if (!tasks)
 		return -1;
 	memset(cpus, 0, sizeof(cpus));
+	memset(cpu_last_ts, 0, sizeof(cpu_last_ts));
+	memset(wk_gap, 0, sizeof(wk_gap));
 	M = m;
 	R = rs;
 	recording = 0;
@@ -1936,6 +2041,7 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 		irq_exit_missed(rs, cpu, prev_ev[cpu], ev, vk);
 		snprintf(prev_ev[cpu], sizeof(prev_ev[cpu]), "%s", ev);
 		prev_ts[cpu] = ts;
+		cpu_last_ts[cpu] = ts;
 
 		if (!strcmp(ev, "irq_handler_entry")) {
 			ev_hard_entry(cpu, ts, (int)argl(args, "irq", -1), "", nic);
@@ -1974,7 +2080,7 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 			ev_finish_task_switch(cpu, ts, pid, fts_sym);
 		} else if (!strcmp(ev, "sched_waking")) {
 			wait_waking(pid, flags, args);
-			ev_sched_waking(ts, args);
+			ev_sched_waking(cpu, ts, args);
 		} else if (!strcmp(ev, "sched_wakeup") || !strcmp(ev, "sched_wakeup_new")) {
 			ev_sched_wakeup(cpu, ts, args);
 		} else if (!strcmp(ev, "sched_process_exit")) {

@@ -26,6 +26,15 @@
  * its timestamp, which the model's offsets leave in every one of
  * ftrace's timestamps alike.
  *
+ * Probes on sched_waking and sched_wakeup, registered when 1 is written
+ * to the @wake parameter (record.sh does it after netcost has loaded, so
+ * that they run right after netcost's probes and before ftrace's): a TSC
+ * read each, a "w" and a "u" stamp.  netcost stamps the start of a
+ * wake-up as its probe's last act, so its stamp lies one probe's return
+ * before this one.  Under -icount, when the other vCPU's turn falls
+ * between netcost's probe and ftrace's event, ftrace's timestamp comes
+ * after the turn and this stamp before it (replay.c, wake_stamp()).
+ *
  * Stamps are kept per CPU, in order, up to @n of each kind; /proc/ncstub
  * lists them ("CPU KIND CYCLES" a line), and its first read ends them.
  * Code that shares nothing with netcost.
@@ -39,8 +48,8 @@
 #include <linux/tracepoint.h>
 #include <linux/vmalloc.h>
 
-enum { NCSTUB_F, NCSTUB_S, NCSTUB_T, NCSTUB_H, NCSTUB_KINDS };
-static const char ncstub_kinds[NCSTUB_KINDS] = "fsth";
+enum { NCSTUB_F, NCSTUB_S, NCSTUB_T, NCSTUB_H, NCSTUB_W, NCSTUB_U, NCSTUB_KINDS };
+static const char ncstub_kinds[NCSTUB_KINDS] = "fsthwu";
 
 static char *sym = "finish_task_switch";
 module_param(sym, charp, 0444);
@@ -63,7 +72,8 @@ static struct ncstub_cpu *ncstub;	/* nr_cpu_ids of them */
 static u64 *ncstub_mem;
 static struct ftrace_ops ncstub_ops, ncstub_ops_h;
 static struct proc_dir_entry *ncstub_proc;
-static struct tracepoint *ncstub_tp;
+static struct tracepoint *ncstub_tp, *ncstub_tp_waking, *ncstub_tp_wakeup;
+static bool ncstub_wake_on;	/* the sched_waking and sched_wakeup probes */
 /*
  * set by the first read of /proc/ncstub: stamps stop, so that what the
  * reader lists (by position over the counts) does not move under it
@@ -104,6 +114,16 @@ static void notrace ncstub_switch_t(void *data, bool preempt, struct task_struct
 				    struct task_struct *next, unsigned int prev_state)
 {
 	ncstub_keep(NCSTUB_T, get_cycles());
+}
+
+static void notrace ncstub_waking(void *data, struct task_struct *p)
+{
+	ncstub_keep(NCSTUB_W, get_cycles());
+}
+
+static void notrace ncstub_wakeup(void *data, struct task_struct *p)
+{
+	ncstub_keep(NCSTUB_U, get_cycles());
 }
 
 /* a position: CPU, kind, index (pos counts the stamps in that order) */
@@ -168,7 +188,51 @@ static void ncstub_tp_find(struct tracepoint *tp, void *priv)
 {
 	if (!strcmp(tp->name, "sched_switch"))
 		ncstub_tp = tp;
+	else if (!strcmp(tp->name, "sched_waking"))
+		ncstub_tp_waking = tp;
+	else if (!strcmp(tp->name, "sched_wakeup"))
+		ncstub_tp_wakeup = tp;
 }
+
+/*
+ * wake: 1 registers the sched_waking and sched_wakeup probes, once
+ * (after the modules whose probes they must follow); 0 is refused
+ */
+static int ncstub_wake_set(const char *val, const struct kernel_param *kp)
+{
+	bool on;
+	int err = kstrtobool(val, &on);
+
+	if (err)
+		return err;
+	if (!on || !ncstub)
+		return -EINVAL;
+	if (ncstub_wake_on)
+		return 0;
+	err = tracepoint_probe_register(ncstub_tp_waking, ncstub_waking, NULL);
+	if (err)
+		return err;
+	err = tracepoint_probe_register(ncstub_tp_wakeup, ncstub_wakeup, NULL);
+	if (err) {
+		tracepoint_probe_unregister(ncstub_tp_waking, ncstub_waking, NULL);
+		tracepoint_synchronize_unregister();
+		return err;
+	}
+	ncstub_wake_on = true;
+	return 0;
+}
+
+static int ncstub_wake_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", ncstub_wake_on);
+}
+
+static const struct kernel_param_ops ncstub_wake_ops = {
+	.set = ncstub_wake_set,
+	.get = ncstub_wake_get,
+};
+module_param_cb(wake, &ncstub_wake_ops, NULL, 0644);
+MODULE_PARM_DESC(wake, "1: stamp sched_waking and sched_wakeup from now on (w, u)");
 
 /*
  * the ftrace call site of @name: a kprobe on its entry resolves it (the
@@ -234,8 +298,8 @@ static int __init ncstub_init(void)
 		for (k = 0; k < NCSTUB_KINDS; k++)
 			ncstub[cpu].ts[k] = ncstub_mem + (size_t)(i++) * n;
 	for_each_kernel_tracepoint(ncstub_tp_find, NULL);
-	if (!ncstub_tp) {
-		pr_err("ncstub: no sched_switch tracepoint\n");
+	if (!ncstub_tp || !ncstub_tp_waking || !ncstub_tp_wakeup) {
+		pr_err("ncstub: no sched_switch, sched_waking or sched_wakeup tracepoint\n");
 		err = -ENOENT;
 		goto free;
 	}
@@ -281,6 +345,10 @@ free:
 
 static void __exit ncstub_exit(void)
 {
+	if (ncstub_wake_on) {
+		tracepoint_probe_unregister(ncstub_tp_wakeup, ncstub_wakeup, NULL);
+		tracepoint_probe_unregister(ncstub_tp_waking, ncstub_waking, NULL);
+	}
 	if (mode == 2)
 		tracepoint_probe_unregister(ncstub_tp, ncstub_switch_t, NULL);
 	tracepoint_probe_unregister(ncstub_tp, ncstub_switch, NULL);
