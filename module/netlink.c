@@ -306,7 +306,8 @@ static int nc_cmd_config_set(struct sk_buff *skb, struct genl_info *info)
 		if (nla_type(attr) != NETCOST_CFG_A_NIC_IRQ)
 			continue;
 		if (nla_get_u32(attr) >= nc_irq_max()) {
-			NL_SET_ERR_MSG_ATTR(extack, attr, "no such IRQ number");
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "no such IRQ number (or one added after load: reload netcost)");
 			return -EINVAL;
 		}
 		have_irqs = true;
