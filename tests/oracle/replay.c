@@ -134,6 +134,7 @@ struct task {
 	int load;			/* entered an rx/tx system call */
 	int wstate, waker, wait_cpu;	/* enum wstate, enum waker */
 	double wait_t;			/* queued or asleep since */
+	double wait_turn;		/* its start line's turn, unplaced (line_turn) */
 	uint64_t wait_raw;
 	double wait_snap[NCLASSES];	/* wait_cpu's class times at wait_t */
 	struct bh *bh;			/* softirq frames, once it has had one */
@@ -1133,7 +1134,7 @@ static int wstage(const struct task *t)
 }
 
 /* t joins cpu's runqueue at (model time) at */
-static void wait_queued(struct task *t, int cpu, double at, uint64_t raw)
+static void wait_queued(struct task *t, int cpu, double at, uint64_t raw, double turn)
 {
 	const struct cpu *p = &cpus[cpu];
 	int i;
@@ -1145,6 +1146,7 @@ static void wait_queued(struct task *t, int cpu, double at, uint64_t raw)
 	t->wait_cpu = cpu;
 	t->wait_t = at;
 	t->wait_raw = raw;
+	t->wait_turn = turn;
 	t->wstate = W_RUNQ;
 }
 
@@ -1173,7 +1175,7 @@ static void wait_switch(int c, uint64_t ts, double out, int prev, int next, cons
 		tp->wstate = W_NONE;
 	} else if (wstage(tp) >= 0) {
 		if (runnable) {
-			wait_queued(tp, c, out, ts);
+			wait_queued(tp, c, out, ts, line_turn);
 		} else if (tp->load) {
 			tp->wstate = W_BLOCKED;
 			tp->wait_t = out;
@@ -1187,6 +1189,17 @@ static void wait_switch(int c, uint64_t ts, double out, int prev, int next, cons
 	if (s >= 0 && tn->wstate == W_RUNQ) {
 		double v = out - tn->wait_t;
 
+		/*
+		 * a turn at its start (netcost reads longer) or at this end
+		 * (shorter): the stage's, and its classes' counters' (one
+		 * event each, as every turn reading)
+		 */
+		for (i = C_RUNQ_WAIT_BEHIND_IRQ_THREAD_CYCLES;
+		     (recording || M->record_all) && i <= C_RUNQ_WAIT_BEHIND_OTHER_CYCLES; i++) {
+			R->cturn_long[c][i + 1] = fmax(R->cturn_long[c][i + 1], tn->wait_turn);
+			R->cturn_short[c][i + 1] = fmax(R->cturn_short[c][i + 1], line_turn);
+		}
+		net_turn0 = tn->wait_turn;
 		record(c, s, v, tn->wait_raw, ts, next, 1);
 		if (v < 0)
 			v = 0;
@@ -1263,7 +1276,7 @@ static void ev_sched_wakeup(int c, uint64_t ts, const char *args)
 	}
 	if (cpu < 0 || cpu >= MAX_CPUS)
 		cpu = c;
-	wait_queued(t, cpu, at, ts);
+	wait_queued(t, cpu, at, ts, placed ? 0 : line_turn);
 }
 
 /*
