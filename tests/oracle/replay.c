@@ -411,7 +411,8 @@ static struct {
 	uint64_t v[WK_GAPS];
 	int n;
 } wk_gap[2];
-static uint64_t cpu_last_ts[MAX_CPUS];	/* each CPU's last line */
+/* each CPU's last line so far (replay_trace() keeps it) */
+static uint64_t prev_ts[MAX_CPUS];
 
 static double wk_usual(int k)
 {
@@ -451,7 +452,7 @@ static double wake_stamp(int c, uint64_t ts, int k, int *placed, uint64_t *stamp
 	if (M->wk_blind)
 		return 0;
 	for (o = 0; o < MAX_CPUS; o++)
-		split |= o != c && cpu_last_ts[o] > w && cpu_last_ts[o] < ts;
+		split |= o != c && prev_ts[o] > w && prev_ts[o] < ts;
 	if (!split || !wk_gap[k].n)
 		return 0;
 	*placed = 1;
@@ -1957,7 +1958,6 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 	char *line = NULL, *comm, *flags, *ev, *args, vec[48], fts_sym[128] = "", prev_ev[MAX_CPUS][32];
 	const char *nm;
 	int nic;
-	uint64_t prev_ts[MAX_CPUS];
 	/* the CPU of the line before: another one's means a turn (turn_amb()) */
 	int last_cpu = -1, turn;
 	size_t cap = 0;
@@ -1973,7 +1973,6 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 	if (!tasks)
 		return -1;
 	memset(cpus, 0, sizeof(cpus));
-	memset(cpu_last_ts, 0, sizeof(cpu_last_ts));
 	memset(wk_gap, 0, sizeof(wk_gap));
 	M = m;
 	R = rs;
@@ -2054,7 +2053,6 @@ int replay_trace(const char *path, const struct model *m, struct rstats *rs)
 		irq_exit_missed(rs, cpu, prev_ev[cpu], ev, vk);
 		snprintf(prev_ev[cpu], sizeof(prev_ev[cpu]), "%s", ev);
 		prev_ts[cpu] = ts;
-		cpu_last_ts[cpu] = ts;
 
 		if (!strcmp(ev, "irq_handler_entry")) {
 			ev_hard_entry(cpu, ts, (int)argl(args, "irq", -1), "", nic);
