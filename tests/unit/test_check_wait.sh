@@ -9,7 +9,8 @@
 # or 2, and fails on 0 and 3.  Until 2026-12-03 a switch-in inside the
 # stop, before its return was seen, fell outside the window: a count of 2
 # failed (CI, 6.1-rt: netcost 415 against the trace's 414).  Then the
-# duration's lower limit with a stale sched_stat_wait figure (below).
+# duration's limits: a stale sched_stat_wait figure, the upper limit,
+# and a kernel whose tsc_khz is off (below).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 command -v jq > /dev/null || { echo "not ok - check-wait: no jq (make setup installs it)"; exit 1; }
@@ -116,14 +117,37 @@ stat() {	# stat TS DELAY_NS
 	echo "  sh-401 [000] ...1.  6000200: tracing_mark_write: ncw_out"
 } > "$s/kthreads.trace"
 echo '{"cpus": [{"cpu": 1, "stages": {"runq_wait_ksoftirqd": {"count": 2, "cycles": 10}}, "counters": {}}]}' > "$s/after.json"
-out=$(tests/lab/check-wait "$s" unit 0 2>&1)
-line=$(echo "$out" | grep -E '^(not )?ok [0-9]+ - unit: runq_wait_ksoftirqd [0-9.]+ ms vs schedstat')
-case $line in
-"not ok "*"not below 1.910 ms"*"in 0 of 1 traced waits"*)
-	echo "ok - check-wait: a stale sched_stat_wait figure (330 s) is no excess: netcost's 10 ns fails against run_delay's 3 ms" ;;
-*)
-	echo "not ok - check-wait: a stale sched_stat_wait figure: want the duration to fail at 1.910 ms, got: ${line:-no duration line}"
-	echo "$out" | sed 's/^/# /'
-	fail=1 ;;
-esac
+# dur WANT NS WHAT - check-wait's duration line of ksoftirqd on $s with
+# netcost's cycles NS (1 cycle = 1 ns here): WANT is a glob of it
+dur() {
+	echo "{\"cpus\": [{\"cpu\": 1, \"stages\": {\"runq_wait_ksoftirqd\": {\"count\": 2, \"cycles\": $2}}, \"counters\": {}}]}" \
+		> "$s/after.json"
+	out=$(tests/lab/check-wait "$s" unit 0 2>&1)
+	line=$(echo "$out" | grep -E '^(not )?ok [0-9]+ - unit: runq_wait_ksoftirqd [0-9.]+ ms vs schedstat')
+	# shellcheck disable=SC2254 # WANT is a pattern
+	case $line in
+	$1) echo "ok - check-wait: $3" ;;
+	*)
+		echo "not ok - check-wait: $3: want '$1', got: ${line:-no duration line}"
+		echo "$out" | sed 's/^/# /'
+		fail=1 ;;
+	esac
+}
+dur 'not ok *limits 1.910..*in 0 of 1 traced waits*' 10 \
+	"a stale sched_stat_wait figure (330 s) is no excess: netcost's 10 ns fails against run_delay's 3 ms"
+# The upper limit (issue 20, item 11): run_delay around the commands
+# (3 ms) plus the traced shortfall (0: wait 2's figure is its TSC
+# interval) plus the waits of unknown error (wait 1: 1 ms), +5%: 4.2 ms.
+# Until 2026-12-07 it was one tick a wait over run_delay: 5 ms passed.
+dur 'ok *limits 1.910..4.200 ms*' 3000000 "netcost's 3 ms for waits of 3 ms on the TSC passes"
+dur 'ok *limits 1.910..4.200 ms*' 4100000 "netcost's 4.1 ms passes (the unknown wait may be 1 ms longer)"
+dur 'not ok *limits 1.910..4.200 ms*' 5000000 \
+	"netcost's 5 ms fails: over run_delay plus its traced shortfall and the unknown wait, +5%"
+# A kernel whose tsc_khz is 10% off (TCG can get it wrong): run_delay is
+# then 10% off too, and the trace measures it wait by wait.  Until
+# 2026-12-07 every duration line of such a boot was a SKIP, failing
+# figures included (issue 20, item 9).
+jq -c '.tsc_khz = 1100000' "$r/info.json" > "$s/info.json"
+dur 'not ok *limits 1.910..4.200 ms*' 10 "tsc_khz 10% off: netcost's 10 ns still fails, no SKIP"
+dur 'ok *limits 1.910..4.200 ms*' 3000000 "tsc_khz 10% off: netcost's 3 ms still passes"
 exit $fail
