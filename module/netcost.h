@@ -34,8 +34,7 @@
 struct nc_config {
 	u32 groups;			/* NETCOST_GROUP_* attached */
 	bool recording;
-	bool nic_irqs_auto;
-	unsigned long *nic_irqs;	/* bitmap, nr_irqs bits: explicit list */
+	bool nic_irqs_auto;		/* else nic.c's explicit list */
 	cpumask_var_t cpus;		/* CPUs recorded */
 };
 

@@ -71,7 +71,7 @@ static size_t nc_config_size(void)
 {
 	return nla_total_size(0) +				/* NETCOST_A_CONFIG */
 	       nla_total_size(sizeof(u8)) +			/* _NIC_IRQS_AUTO */
-	       nc_irq_max() * nla_total_size(sizeof(u32)) +	/* _NIC_IRQ */
+	       nc_irq_list_count() * nla_total_size(sizeof(u32)) + /* _NIC_IRQ */
 	       nla_total_size(4096) +				/* _CPUMASK */
 	       nla_total_size(sizeof(u32)) +			/* _GROUPS */
 	       nla_total_size(sizeof(u8));			/* _RECORDING */
@@ -94,7 +94,7 @@ static int nc_config_put(struct sk_buff *msg)
 	    nla_put_u32(msg, NETCOST_CFG_A_GROUPS, nc_cfg.groups) ||
 	    nla_put_u8(msg, NETCOST_CFG_A_RECORDING, nc_cfg.recording))
 		goto err_cancel;
-	for_each_set_bit(irq, nc_cfg.nic_irqs, nc_irq_max()) {
+	for (irq = nc_irq_list_next(0); irq >= 0; irq = nc_irq_list_next(irq + 1)) {
 		if (nla_put_u32(msg, NETCOST_CFG_A_NIC_IRQ, irq))
 			goto err_cancel;
 	}
@@ -289,6 +289,8 @@ static int nc_cmd_config_set(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *tb[NETCOST_CFG_A_MAX + 1];
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr *attr;
+	struct nc_irq_list *irqs = NULL;
+	unsigned int nirq_bits = 0;
 	cpumask_var_t cpus;
 	bool have_irqs = false;
 	int rem, err;
@@ -305,11 +307,13 @@ static int nc_cmd_config_set(struct sk_buff *skb, struct genl_info *info)
 	nla_for_each_nested(attr, info->attrs[NETCOST_A_CONFIG], rem) {
 		if (nla_type(attr) != NETCOST_CFG_A_NIC_IRQ)
 			continue;
+		/* the kernel's nr_irqs now: it may have grown since load */
 		if (nla_get_u32(attr) >= nc_irq_max()) {
 			NL_SET_ERR_MSG_ATTR(extack, attr,
-					    "no such IRQ number (or one added after load: reload netcost)");
+					    "no such IRQ number (not below the kernel's nr_irqs)");
 			return -EINVAL;
 		}
+		nirq_bits = max(nirq_bits, nla_get_u32(attr) + 1);
 		have_irqs = true;
 	}
 	if (have_irqs && tb[NETCOST_CFG_A_NIC_IRQS_AUTO] &&
@@ -318,13 +322,20 @@ static int nc_cmd_config_set(struct sk_buff *skb, struct genl_info *info)
 				    "give either automatic NIC IRQs or a list, not both");
 		return -EINVAL;
 	}
+	if (have_irqs) {
+		irqs = nc_irq_list_new(nirq_bits);
+		if (!irqs)
+			return -ENOMEM;
+	}
 	/*
 	 * Allocated whether or not a CPU list came: without
 	 * CONFIG_CPUMASK_OFFSTACK a cpumask_var_t is an array on the stack,
 	 * which can be neither NULL-initialised nor tested for NULL.
 	 */
-	if (!zalloc_cpumask_var(&cpus, GFP_KERNEL))
+	if (!zalloc_cpumask_var(&cpus, GFP_KERNEL)) {
+		nc_irq_list_free(irqs);
 		return -ENOMEM;
+	}
 	if (tb[NETCOST_CFG_A_CPUMASK]) {
 		err = cpulist_parse(nla_data(tb[NETCOST_CFG_A_CPUMASK]), cpus);
 		if (err == -ERANGE)
@@ -356,11 +367,13 @@ static int nc_cmd_config_set(struct sk_buff *skb, struct genl_info *info)
 		WRITE_ONCE(nc_cfg.groups, groups);
 	}
 	if (have_irqs) {
-		bitmap_zero(nc_cfg.nic_irqs, nc_irq_max());
 		nla_for_each_nested(attr, info->attrs[NETCOST_A_CONFIG], rem) {
 			if (nla_type(attr) == NETCOST_CFG_A_NIC_IRQ)
-				set_bit(nla_get_u32(attr), nc_cfg.nic_irqs);
+				nc_irq_list_add(irqs, nla_get_u32(attr));
 		}
+		/* the list before the switch to it: pairs with nc_irq_is_nic() */
+		nc_irq_list_publish(irqs);
+		irqs = NULL;
 		WRITE_ONCE(nc_cfg.nic_irqs_auto, false);
 	} else if (tb[NETCOST_CFG_A_NIC_IRQS_AUTO]) {
 		WRITE_ONCE(nc_cfg.nic_irqs_auto,
@@ -374,6 +387,7 @@ static int nc_cmd_config_set(struct sk_buff *skb, struct genl_info *info)
 		nc_set_recording(!!nla_get_u8(tb[NETCOST_CFG_A_RECORDING]));
 	err = 0;
 out:
+	nc_irq_list_free(irqs);
 	free_cpumask_var(cpus);
 	return err;
 }

@@ -14,7 +14,10 @@
  * and name-list generation: a verdict carries the generation it was
  * computed from and is recomputed when the list has changed since, so a
  * rename racing with a classification cannot leave a stale verdict.
- * CONFIG can replace the automatic list by explicit IRQ numbers.
+ * CONFIG can replace the automatic list by explicit IRQ numbers: a
+ * bitmap sized to the largest of them, published by RCU like the names,
+ * so that a list can name an IRQ the kernel added after load (the
+ * kernel's nr_irqs when CONFIG runs bounds it, not the one at load).
  */
 #include <linux/bitmap.h>
 #include <linux/device.h>
@@ -41,7 +44,15 @@ struct nc_nic_names {
 	struct nc_nic_name e[];
 };
 
+/* the explicit list: IRQ numbers below @nbits whose bit is set */
+struct nc_irq_list {
+	struct rcu_head rcu;
+	unsigned int nbits;
+	unsigned long bits[];
+};
+
 static struct nc_nic_names __rcu *nc_names;
+static struct nc_irq_list __rcu *nc_irq_list;	/* NULL: none given */
 static DEFINE_MUTEX(nc_names_mutex);	/* serialises writers of both */
 static unsigned int nc_names_gen = 1;	/* nc_nic_gen_next() */
 static u32 *nc_irq_verdict;		/* nr_irqs: nc_nic_verdict() */
@@ -101,8 +112,15 @@ bool nc_irq_is_nic(int irq, const char *name)
 
 	if (irq < 0)
 		return false;
-	if (!READ_ONCE(nc_cfg.nic_irqs_auto))
-		return irq < nc_nr_irqs && test_bit(irq, nc_cfg.nic_irqs);
+	if (!READ_ONCE(nc_cfg.nic_irqs_auto)) {
+		const struct nc_irq_list *l;
+
+		rcu_read_lock();
+		l = rcu_dereference(nc_irq_list);
+		nic = l && irq < l->nbits && test_bit(irq, l->bits);
+		rcu_read_unlock();
+		return nic;
+	}
 	/*
 	 * With sparse IRQs the kernel raises nr_irqs after load (VFs, more
 	 * channels, a driver loaded later): such an IRQ has no cached
@@ -221,27 +239,19 @@ static struct notifier_block nc_netdev_nb = {
 	.notifier_call = nc_netdev_event,
 };
 
-/* nc_irq_init - verdict cache, explicit list, and the existing devices */
+/* nc_irq_init - verdict cache and the existing devices */
 int nc_irq_init(void)
 {
 	int err;
 
 	nc_nr_irqs = nc_nr_irqs_at_load();
 	nc_irq_verdict = kvcalloc(nc_nr_irqs, sizeof(*nc_irq_verdict), GFP_KERNEL);
-	nc_cfg.nic_irqs = bitmap_zalloc(nc_nr_irqs, GFP_KERNEL);
-	if (!nc_irq_verdict || !nc_cfg.nic_irqs) {
-		err = -ENOMEM;
-		goto err_free;
-	}
+	if (!nc_irq_verdict)
+		return -ENOMEM;
 	/* replays NETDEV_REGISTER (and UP) for every device in every namespace */
 	err = register_netdevice_notifier(&nc_netdev_nb);
 	if (err)
-		goto err_free;
-	return 0;
-
-err_free:
-	bitmap_free(nc_cfg.nic_irqs);
-	kvfree(nc_irq_verdict);
+		kvfree(nc_irq_verdict);
 	return err;
 }
 
@@ -251,12 +261,82 @@ void nc_irq_exit(void)
 	unregister_netdevice_notifier(&nc_netdev_nb);
 	kvfree(rcu_dereference_protected(nc_names, true));
 	RCU_INIT_POINTER(nc_names, NULL);
-	bitmap_free(nc_cfg.nic_irqs);
+	kvfree(rcu_dereference_protected(nc_irq_list, true));
+	RCU_INIT_POINTER(nc_irq_list, NULL);
 	kvfree(nc_irq_verdict);
 }
 
-/* nc_irq_max - the IRQ numbers CONFIG accepts: [0, nr_irqs) */
+/*
+ * nc_irq_max - the IRQ numbers CONFIG accepts: [0, nr_irqs), the
+ * kernel's now (sparse IRQs raise it after load)
+ */
 unsigned int nc_irq_max(void)
 {
-	return nc_nr_irqs;
+	return nc_get_nr_irqs();
+}
+
+/*
+ * The explicit list: CONFIG makes a new one (nc_irq_list_new(), then
+ * nc_irq_list_add() for each IRQ) and publishes it, which replaces the
+ * old one whole: a probe sees one list or the other.  Writers are
+ * serialised by the netlink family's mutex; the readers below run there.
+ */
+struct nc_irq_list *nc_irq_list_new(unsigned int nbits)
+{
+	struct nc_irq_list *l;
+
+	l = kvzalloc(struct_size(l, bits, BITS_TO_LONGS(nbits)), GFP_KERNEL);
+	if (l)
+		l->nbits = nbits;
+	return l;
+}
+
+void nc_irq_list_add(struct nc_irq_list *l, unsigned int irq)
+{
+	if (irq < l->nbits)
+		set_bit(irq, l->bits);
+}
+
+/* nc_irq_list_publish - @l (or NULL: none) replaces the list */
+void nc_irq_list_publish(struct nc_irq_list *l)
+{
+	struct nc_irq_list *old;
+
+	old = rcu_replace_pointer(nc_irq_list, l, true);
+	if (old)
+		kvfree_rcu(old, rcu);
+}
+
+/* nc_irq_list_free - a list never published (NULL: nothing) */
+void nc_irq_list_free(struct nc_irq_list *l)
+{
+	kvfree(l);
+}
+
+/* nc_irq_list_count - IRQs in the list */
+unsigned int nc_irq_list_count(void)
+{
+	const struct nc_irq_list *l;
+	unsigned int n;
+
+	rcu_read_lock();
+	l = rcu_dereference(nc_irq_list);
+	n = l ? bitmap_weight(l->bits, l->nbits) : 0;
+	rcu_read_unlock();
+	return n;
+}
+
+/* nc_irq_list_next - the first listed IRQ from @irq up, or -1 */
+int nc_irq_list_next(int irq)
+{
+	const struct nc_irq_list *l;
+	unsigned int next;
+
+	rcu_read_lock();
+	l = rcu_dereference(nc_irq_list);
+	next = l ? find_next_bit(l->bits, l->nbits, irq) : 0;
+	if (!l || next >= l->nbits)
+		next = UINT_MAX;
+	rcu_read_unlock();
+	return next == UINT_MAX ? -1 : next;
 }

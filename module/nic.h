@@ -107,6 +107,12 @@ static inline unsigned int nc_nic_gen_next(unsigned int gen)
 int nc_irq_init(void);
 unsigned int nc_irq_max(void);
 void nc_irq_exit(void);
+struct nc_irq_list *nc_irq_list_new(unsigned int nbits);
+void nc_irq_list_add(struct nc_irq_list *l, unsigned int irq);
+void nc_irq_list_publish(struct nc_irq_list *l);
+void nc_irq_list_free(struct nc_irq_list *l);
+unsigned int nc_irq_list_count(void);
+int nc_irq_list_next(int irq);
 bool nc_irq_is_nic(int irq, const char *name);
 void nc_irq_config_changed(void);
 unsigned int nc_nic_devices(void);
