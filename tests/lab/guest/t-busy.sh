@@ -83,21 +83,8 @@ for e in "$T"/events/irq_vectors/*_entry "$T"/events/irq_vectors/*_exit; do
 done
 
 echo "$us" > $BR || not_ok "busy: cannot set $BR to $us"
-# eth0 defers its interrupts after a poll (the setup busy polling is
-# used with): packets then wait for a poll, which the spinning sink does
-N=/sys/class/net/eth0
-old_defer=$(cat $N/napi_defer_hard_irqs 2> /dev/null)
-old_gft=$(cat $N/gro_flush_timeout 2> /dev/null)
-# On PREEMPT_RT the NIC's IRQ thread preempts the sink and polls anyway,
-# and the deferral leaves the polls to its timer (--icount, 6.12-rt: 8
-# of 400 packets from the loops with it, 84 without): not deferred there.
-defer=${T_BUSY_DEFER:-100}
-kernel_is_rt && defer=${T_BUSY_DEFER:-0}
-if [ -n "$old_defer" ] && [ -n "$old_gft" ]; then
-	echo "$defer" > $N/napi_defer_hard_irqs &&
-		echo "${T_BUSY_GFT:-2000000}" > $N/gro_flush_timeout ||
-		not_ok "busy: cannot set eth0's napi_defer_hard_irqs and gro_flush_timeout"
-fi
+# eth0 defers its interrupts after a poll (lib.sh)
+defer_irqs eth0
 cat $BR > "$out/busy_read"
 # ARP and the first packets, before the window
 rm -f /tmp/bready
@@ -133,10 +120,7 @@ netcost info -j > "$out/info.json" || not_ok "busy: netcost info -j"
 echo "$trace" > "$out/traced"
 
 echo "$old_br" > $BR
-if [ -n "$old_defer" ] && [ -n "$old_gft" ]; then
-	echo "$old_defer" > $N/napi_defer_hard_irqs
-	echo "$old_gft" > $N/gro_flush_timeout
-fi
+undefer_irqs eth0
 echo 0 > $T/events/enable
 for e in loop_cal loop; do echo "-:ncbp/$e" >> $T/kprobe_events; done 2> /dev/null
 : > $T/trace

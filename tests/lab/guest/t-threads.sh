@@ -26,7 +26,10 @@
 #   busy/      where interrupts are threaded: softirq NAPI with the
 #              sink's socket busy-polling (net.core.busy_read when it
 #              was made: its blocking receives poll eth0 themselves),
-#              the NIC IRQ threads against irq_thread as in softirq/.
+#              the NIC IRQ threads against irq_thread as in softirq/;
+#   busynapi/  where the kernel busy-polls: threaded NAPI with the
+#              same busy-polling sink, the NAPI thread against
+#              napi_thread as in threaded/.
 # Each window is exact for the threads: the sender stops and the threads
 # fall asleep before their runtime is read, on both sides of the netcost
 # reset and of the end of recording.  eth0's threaded setting is set back
@@ -341,40 +344,54 @@ if [ -w $RPS ]; then
 	fi
 fi
 # busy/: the same load into a sink whose socket busy-polls (busy_read is
-# copied into a socket when it is made), where interrupts are threaded.
+# copied into a socket when it is made), where interrupts are threaded;
+# busynapi/: the same with threaded NAPI, on every kernel with busy
+# polling (the NAPI thread and the sink's loops take eth0's NAPI in turn:
+# NAPI_STATE_SCHED is the thread's, NAPI_STATE_IN_BUSY_POLL the loop's).
 # With two CPUs or more the sink and eth0's interrupts share CPU 0: on
 # another CPU the IRQ thread takes every packet before the sink's loop
 # polls (6.12-rt, two CPUs: 0 of 2,000 busy-polled, against 656 on one)
 BR=/proc/sys/net/core/busy_read
-drv=$(basename "$(readlink /sys/class/net/eth0/device/driver 2> /dev/null)")
-if kernel_threads_irqs && [ "$drv" = vmxnet3 ]; then
-	# vmxnet3 with LRO on (its default; the image has no ethtool) hands
-	# its packets to netif_receive_skb(), not GRO: no skb carries a NAPI
-	# id, so no socket can busy-poll it (6.12-rt, two queues: 0 of 2,000)
-	skip "busy: eth0 is vmxnet3, whose LRO path marks no NAPI id: its sockets cannot busy-poll"
-elif kernel_threads_irqs && [ -w $BR ]; then
+# busy_window NAME THREADED - window NAME into a busy-polling sink
+busy_window() {
 	old_br=$(cat $BR)
 	on0=""
 	if [ "$(nproc)" -ge 2 ]; then
-		pin_irqs eth0 0 busy
+		pin_irqs eth0 0 "$1"
 		on0="taskset -c 0"
 	fi
 	busy_us=${T_THREADS_BUSY_US:-1000}
 	echo "$busy_us" > $BR
 	rm -f /tmp/bready
 	$on0 netcost-gen sink -p 9201 -l 120 --idle-timeout 60 -q --ready-file /tmp/bready \
-		> "$out/sink-busy.out" 2>&1 &
+		> "$out/sink-$1.out" 2>&1 &
 	bsink=$!
-	wait_for test -s /tmp/bready || notok "busy: the busy-polling sink did not come up"
+	wait_for test -s /tmp/bready || notok "$1: the busy-polling sink did not come up"
 	echo "$old_br" > $BR
-	window busy 0 "" 9201
+	# with threaded NAPI the IRQ wakes the NAPI thread, which takes every
+	# packet before the sink's loop polls (6.12, one CPU: 0 of 2,000
+	# busy-polled) unless eth0 defers its interrupts, as busy polling is
+	# set up (lib.sh: not on RT, whose threads preempt the loop anyway)
+	[ "$2" = 1 ] && defer_irqs eth0
+	window "$1" "$2" "" 9201
+	[ "$2" = 1 ] && undefer_irqs eth0
 	kill $bsink 2> /dev/null
 	wait $bsink 2> /dev/null
 	[ -n "$on0" ] && unpin_irqs
-	echo "$busy_us" > "$out/busy/busy_read"
-elif kernel_threads_irqs; then
+	echo "$busy_us" > "$out/$1/busy_read"
+}
+drv=$(basename "$(readlink /sys/class/net/eth0/device/driver 2> /dev/null)")
+if [ "$drv" = vmxnet3 ]; then
+	# vmxnet3 with LRO on (its default; the image has no ethtool) hands
+	# its packets to netif_receive_skb(), not GRO: no skb carries a NAPI
+	# id, so no socket can busy-poll it (6.12-rt, two queues: 0 of 2,000)
+	skip "busy, busynapi: eth0 is vmxnet3, whose LRO path marks no NAPI id: its sockets cannot busy-poll"
+elif [ -w $BR ]; then
+	kernel_threads_irqs && busy_window busy 0
+	busy_window busynapi 1
+else
 	# the kernel lacks the feature: 6.1's NET_RX_BUSY_POLL is "default y if !PREEMPT_RT"
-	skip "busy: this kernel has no busy polling (no $BR: CONFIG_NET_RX_BUSY_POLL is off)"
+	skip "busy, busynapi: this kernel has no busy polling (no $BR: CONFIG_NET_RX_BUSY_POLL is off)"
 fi
 echo "$old_threaded" > $TH || notok "cannot set $TH back to $old_threaded"
 trace_end
