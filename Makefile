@@ -5,6 +5,7 @@
 #   make check      set up, then unit tests (also under ASan+UBSan) and lab tests
 #   make oracle     every stage against a replay of an ftrace trace (tests/oracle)
 #   make oracle-loads   the same on 1472-byte UDP at full rate and TCP (6.1, 7.3-rt)
+#   make oracle-sample  config sample 8 and 64 against the replay (6.1, 7.3-rt)
 #   make unit       unit tests and a bounded fuzz run; make unit-san: under ASan+UBSan
 #   make fuzz       every fuzz target for >= 1,000,000 runs (FUZZ_RUNS)
 #   make module KDIR=/lib/modules/$(uname -r)/build   one module, any kernel
@@ -27,7 +28,7 @@ VERSION := $(shell sed -n 's/^\#define NETCOST_VERSION\t*"\(.*\)"/\1/p' include/
 BUILD := $(CURDIR)/build
 KERNEL_SRC := Kbuild $(wildcard module/*.c module/*.h include/*.h include/uapi/*.h)
 
-.PHONY: all setup tools modules module check check-threads unit unit-san fuzz lab oracle oracle-loads demo lint lint-small-smp lint-test-params lint-version sparse clean \
+.PHONY: all setup tools modules module check check-threads unit unit-san fuzz lab oracle oracle-loads oracle-sample demo lint lint-small-smp lint-test-params lint-version sparse clean \
 	dkms-install deb install bench bench-gen bench-overhead bench-dump bench-profile qprof help reliability
 
 all: tools modules
@@ -194,6 +195,15 @@ ORACLE_LOADS ?= 6.1-udp1472 6.1-tcp 7.3-rt-udp1472 7.3-rt-tcp
 oracle-loads: setup
 	@$(MAKE) --no-print-directory all
 	@ORACLE_OUT=$(BUILD)/oracle-loads ORACLE_CONFIGS="$(ORACLE_LOADS)" ORACLE_SELFTEST=0 \
+		tests/oracle/run 6.1 7.3-rt
+
+# netcost config sample 8 and 64 (rx_skb and tx_xmit timed on 1 packet in
+# N) against the replay, with the unsampled recordings they are held to
+# (issue 23), on 6.1 and 7.3-rt, into build/oracle-sample/
+ORACLE_SAMPLE ?= 6.1 6.1-sample8 6.1-sample64 7.3-rt 7.3-rt-sample8 7.3-rt-sample64
+oracle-sample: setup
+	@$(MAKE) --no-print-directory all
+	@ORACLE_OUT=$(BUILD)/oracle-sample ORACLE_CONFIGS="$(ORACLE_SAMPLE)" ORACLE_SELFTEST=0 \
 		tests/oracle/run 6.1 7.3-rt
 
 # packet-only kernel threads (NIC IRQ threads, NAPI threads): their time

@@ -89,6 +89,8 @@ static const char *const netcost_counter_names[] __maybe_unused = {
 	[NETCOST_CTR_NET_RX_IN_NAPI_THREAD]		= "net_rx_in_napi_thread",
 	[NETCOST_CTR_NET_RX_IN_NAPI_THREAD_CYCLES]	= "net_rx_in_napi_thread_cycles",
 	[NETCOST_CTR_RX_FRAMES_CONSUMED]		= "rx_frames_consumed",
+	[NETCOST_CTR_RX_SKB_UNTIMED]			= "rx_skb_untimed",
+	[NETCOST_CTR_TX_XMIT_UNTIMED]			= "tx_xmit_untimed",
 };
 
 static const char *const netcost_role_names[] __maybe_unused = {

@@ -11,6 +11,7 @@
  */
 #include <linux/fs.h>
 #include <linux/module.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -27,7 +28,29 @@ struct nc_config nc_cfg = {
 	.groups		= NETCOST_GROUP_ALL,
 	.recording	= true,
 	.nic_irqs_auto	= true,
+	.sample		= 1,
 };
+
+/*
+ * nc_sample_set - time rx_skb and tx_xmit on 1 packet in @n (1: every
+ * one; CONFIG checked 1 <= @n <= 65536; nc_sampled()).  Every CPU's
+ * random sequence gets a seed of its own the first time, and each kind's
+ * first timed event a random place among the first @n.
+ */
+void nc_sample_set(u32 n)
+{
+	int cpu, k;
+
+	for_each_possible_cpu(cpu) {
+		struct nc_cpu *c = per_cpu_ptr(&nc_cpu, cpu);
+
+		if (!READ_ONCE(c->sample_rnd))
+			WRITE_ONCE(c->sample_rnd, get_random_u32() | 1);
+		for (k = 0; k < NC_SAMPLE_KINDS; k++)
+			WRITE_ONCE(c->sample_left[k], 1 + get_random_u32() % n);
+	}
+	WRITE_ONCE(nc_cfg.sample, n);
+}
 
 bool nc_threadirqs;
 bool nc_open_read;
@@ -119,6 +142,7 @@ static int __init netcost_init(void)
 	/* probe_hits: the hooks' counters exist now, netlink is not up yet */
 	nc_stats_set_hits_fn(nc_hooks_hits);
 	nc_rec_update();
+	nc_sample_set(nc_cfg.sample);
 	err = nc_hooks_apply(nc_cfg.groups);
 	if (err)
 		goto err_hooks;

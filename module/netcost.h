@@ -35,10 +35,13 @@ struct nc_config {
 	u32 groups;			/* NETCOST_GROUP_* attached */
 	bool recording;
 	bool nic_irqs_auto;		/* else nic.c's explicit list */
+	/* rx_skb and tx_xmit timed on 1 packet in @sample (1: every one) */
+	u32 sample;
 	cpumask_var_t cpus;		/* CPUs recorded */
 };
 
 extern struct nc_config nc_cfg;
+void nc_sample_set(u32 n);
 extern bool nc_threadirqs;
 extern bool nc_open_read;
 /* a STATS dump sends each CPU this many times (dump_repeat: test builds) */
@@ -74,6 +77,8 @@ struct nc_frame {
 	bool list;			/* rx: opened by a list entry */
 	bool backlog;			/* rx: a packet of a backlog poll */
 	bool flush;			/* rx: a list GRO delivered (gro_normal_list()) */
+	/* rx, tx: open but left untimed by sampling (nc_frame_begin_untimed()) */
+	bool untimed;
 };
 
 enum nc_softirq_ctx {
@@ -108,6 +113,19 @@ struct nc_bh {
 /* nc_cpu.rec: this CPU records (with the NETCOST_GROUP_* bits below) */
 #define NC_REC_ON	BIT(31)
 
+/*
+ * The kinds of event that sampling (CONFIG sample N) times 1 in N of,
+ * each on its own count (nc_sampled()): a packet's rx frame from its
+ * entry event, one that a netif_receive_skb event opens (a list GRO
+ * delivered, a backlog's packet: both rx_skb), a transmit
+ */
+enum nc_sample_kind {
+	NC_SAMPLE_RX,
+	NC_SAMPLE_RX_MARKED,
+	NC_SAMPLE_TX,
+	NC_SAMPLE_KINDS
+};
+
 struct nc_cpu {
 	u32 rec;			/* NC_REC_ON | groups, or 0 (nc_rec_update) */
 	u32 rec_depth;			/* histogram updates running (nested) */
@@ -140,6 +158,8 @@ struct nc_cpu {
 	 */
 	struct task_struct *switch_next;
 	struct nc_task *switch_slot;
+	u32 sample_rnd;			/* xorshift32 state of nc_sampled(), never 0 */
+	s32 sample_left[NC_SAMPLE_KINDS]; /* events of each kind to the next timed one */
 };
 
 DECLARE_PER_CPU(struct nc_cpu, nc_cpu);

@@ -6,7 +6,7 @@
  *   STATS	dump	per-CPU stages and counters, several messages per CPU
  *   RESET	do	clear the statistics
  *   CONFIG_GET	do	the configuration
- *   CONFIG_SET	do	NIC IRQs, CPUs, stage groups, recording
+ *   CONFIG_SET	do	NIC IRQs, CPUs, stage groups, recording, sampling
  *
  * Documentation/netlink/netcost.yaml is the API contract.  Policies are
  * strict.  Cycle timings are a side channel: STATS and CONFIG_GET need
@@ -37,12 +37,19 @@
 static DEFINE_MUTEX(nc_mutex);
 static struct genl_family nc_family;
 
+/* CONFIG sample N: 1 (every packet) to 65536 (not const: 6.1 takes it so) */
+static struct netlink_range_validation nc_sample_range = {
+	.min = 1,
+	.max = 65536,
+};
+
 static const struct nla_policy nc_cfg_policy[NETCOST_CFG_A_MAX + 1] = {
 	[NETCOST_CFG_A_NIC_IRQS_AUTO]	= NLA_POLICY_MAX(NLA_U8, 1),
 	[NETCOST_CFG_A_NIC_IRQ]		= { .type = NLA_U32 },
 	[NETCOST_CFG_A_CPUMASK]		= { .type = NLA_NUL_STRING, .len = 4096 },
 	[NETCOST_CFG_A_GROUPS]		= NLA_POLICY_MASK(NLA_U32, NETCOST_GROUP_ALL),
 	[NETCOST_CFG_A_RECORDING]	= NLA_POLICY_MAX(NLA_U8, 1),
+	[NETCOST_CFG_A_SAMPLE]		= NLA_POLICY_FULL_RANGE(NLA_U32, &nc_sample_range),
 };
 
 static const struct nla_policy nc_policy[NETCOST_A_MAX + 1] = {
@@ -74,7 +81,8 @@ static size_t nc_config_size(void)
 	       nc_irq_list_count() * nla_total_size(sizeof(u32)) + /* _NIC_IRQ */
 	       nla_total_size(4096) +				/* _CPUMASK */
 	       nla_total_size(sizeof(u32)) +			/* _GROUPS */
-	       nla_total_size(sizeof(u8));			/* _RECORDING */
+	       nla_total_size(sizeof(u8)) +			/* _RECORDING */
+	       nla_total_size(sizeof(u32));			/* _SAMPLE */
 }
 
 static int nc_config_put(struct sk_buff *msg)
@@ -92,7 +100,8 @@ static int nc_config_put(struct sk_buff *msg)
 	if (nla_put_u8(msg, NETCOST_CFG_A_NIC_IRQS_AUTO, nc_cfg.nic_irqs_auto) ||
 	    nla_put_string(msg, NETCOST_CFG_A_CPUMASK, cpus) ||
 	    nla_put_u32(msg, NETCOST_CFG_A_GROUPS, nc_cfg.groups) ||
-	    nla_put_u8(msg, NETCOST_CFG_A_RECORDING, nc_cfg.recording))
+	    nla_put_u8(msg, NETCOST_CFG_A_RECORDING, nc_cfg.recording) ||
+	    nla_put_u32(msg, NETCOST_CFG_A_SAMPLE, READ_ONCE(nc_cfg.sample)))
 		goto err_cancel;
 	for (irq = nc_irq_list_next(0); irq >= 0; irq = nc_irq_list_next(irq + 1)) {
 		if (nla_put_u32(msg, NETCOST_CFG_A_NIC_IRQ, irq))
@@ -383,6 +392,8 @@ static int nc_cmd_config_set(struct sk_buff *skb, struct genl_info *info)
 	if (tb[NETCOST_CFG_A_CPUMASK])
 		cpumask_copy(nc_cfg.cpus, cpus);
 	nc_rec_update();
+	if (tb[NETCOST_CFG_A_SAMPLE])
+		nc_sample_set(nla_get_u32(tb[NETCOST_CFG_A_SAMPLE]));
 	if (tb[NETCOST_CFG_A_RECORDING])
 		nc_set_recording(!!nla_get_u8(tb[NETCOST_CFG_A_RECORDING]));
 	err = 0;

@@ -249,9 +249,11 @@ static __always_inline bool nc_frame_unnest(struct nc_frame *f)
 /*
  * nc_frame_open - open @f now, or nest into it; the probe sample ends.
  * @f is in softirq frames from nc_bh_get().  A GRO flush list still open
- * in @f (nc_rx_flush_end()) ends first.
+ * in @f (nc_rx_flush_end()) ends first.  A packet that sampling leaves
+ * untimed (nc_sampled()) opens it without a stamp.
  */
-static __always_inline void nc_frame_open(struct nc_cpu *c, struct nc_frame *f, u64 t0)
+static __always_inline void nc_frame_open(struct nc_cpu *c, struct nc_frame *f,
+					  enum nc_sample_kind kind, u64 t0)
 {
 	struct nc_stamp st;
 
@@ -263,6 +265,11 @@ static __always_inline void nc_frame_open(struct nc_cpu *c, struct nc_frame *f, 
 		nc_probe_end(t0);
 		return;
 	}
+	if (!nc_sampled(c, kind)) {
+		nc_frame_begin_untimed(f);
+		nc_probe_end(t0);
+		return;
+	}
 	nc_probe_end(t0);
 	nc_stamp(c, &st);
 	nc_frame_begin(f, &st);
@@ -270,16 +277,21 @@ static __always_inline void nc_frame_open(struct nc_cpu *c, struct nc_frame *f, 
 
 /*
  * nc_frame_close - leave one level of @f, one of @b's, recording @stage
- * at the last; then @b may go back (nc_bh_put())
+ * at the last (an untimed frame counts in @stage's _untimed counter);
+ * then @b may go back (nc_bh_put())
  */
 static __always_inline void nc_frame_close(struct nc_bh *b, struct nc_frame *f,
 					   enum netcost_stage stage,
 					   const struct nc_stamp *st)
 {
-	if (nc_frame_unnest(f)) {
+	if (!nc_frame_unnest(f))
+		return;
+	if (unlikely(f->untimed))
+		nc_count(stage == NETCOST_STAGE_RX_SKB ? NETCOST_CTR_RX_SKB_UNTIMED :
+			 NETCOST_CTR_TX_XMIT_UNTIMED, 1);
+	else
 		nc_record(stage, nc_frame_end(f, st));
-		nc_bh_put(b);
-	}
+	nc_bh_put(b);
 }
 
 static bool nc_skb_loopback(const struct sk_buff *skb)
@@ -335,7 +347,7 @@ void nc_tp_rx_entry(void *data, const struct sk_buff *skb)
 		return;
 	}
 	b->poll_rx++;
-	nc_frame_open(c, &b->rx, t0);
+	nc_frame_open(c, &b->rx, NC_SAMPLE_RX, t0);
 }
 
 void nc_tp_rx_exit(void *data, int ret)
@@ -389,8 +401,12 @@ static noinline void nc_rx_open_marked(struct nc_cpu *c, bool backlog, u64 t0)
 		return;
 	if (backlog)
 		b->poll_rx++;
-	nc_stamp(c, &st);
-	nc_frame_begin(&b->rx, &st);
+	if (nc_sampled(c, NC_SAMPLE_RX_MARKED)) {
+		nc_stamp(c, &st);
+		nc_frame_begin(&b->rx, &st);
+	} else {
+		nc_frame_begin_untimed(&b->rx);
+	}
 	b->rx.backlog = backlog;
 	b->rx.flush = !backlog;
 }
@@ -471,7 +487,7 @@ void nc_tp_rx_list_entry(void *data, const struct sk_buff *skb)
 		nc_probe_end(t0);
 		return;
 	}
-	nc_frame_open(c, &b->rx, t0);
+	nc_frame_open(c, &b->rx, NC_SAMPLE_RX, t0);
 	b->rx.list = true;
 }
 
@@ -519,7 +535,7 @@ void nc_tp_start_xmit(void *data, const struct sk_buff *skb,
 		nc_probe_end(t0);
 		return;
 	}
-	nc_frame_open(c, &b->tx, t0);
+	nc_frame_open(c, &b->tx, NC_SAMPLE_TX, t0);
 }
 
 void nc_tp_xmit(void *data, struct sk_buff *skb, int rc,

@@ -12,7 +12,7 @@
 #define NETCOST_GENL_NAME	"netcost"
 #define NETCOST_GENL_VERSION	1
 /* Module and tool release; the tool refuses a module of another one. */
-#define NETCOST_VERSION		"0.14.0"
+#define NETCOST_VERSION		"0.15.0"
 
 /*
  * Histograms are log-linear: values below 2^NETCOST_HIST_SUB_BITS get a
@@ -85,6 +85,12 @@ enum netcost_cfg_attr {
 	NETCOST_CFG_A_CPUMASK,		/* string: cpulist of CPUs recorded */
 	NETCOST_CFG_A_GROUPS,		/* u32: NETCOST_GROUP_* bits enabled */
 	NETCOST_CFG_A_RECORDING,	/* u8: 0 pauses all recording */
+	/*
+	 * u32 N (1-65536): rx_skb and tx_xmit timed on 1 packet in N (every
+	 * Nth event of each kind, the gap jittered by one); 1 times every
+	 * packet (0.15.0)
+	 */
+	NETCOST_CFG_A_SAMPLE,
 
 	__NETCOST_CFG_A_MAX,
 	NETCOST_CFG_A_MAX = __NETCOST_CFG_A_MAX - 1
@@ -354,6 +360,12 @@ enum netcost_counter {
 	NETCOST_CTR_NET_RX_IN_NAPI_THREAD_CYCLES,
 	/* frames polls consumed without handing them to the stack (XDP) (0.11.0) */
 	NETCOST_CTR_RX_FRAMES_CONSUMED,
+	/*
+	 * rx_skb and tx_xmit events left untimed by sampling (CONFIG sample
+	 * N): each stage's events are its histogram's count plus these (0.15.0)
+	 */
+	NETCOST_CTR_RX_SKB_UNTIMED,
+	NETCOST_CTR_TX_XMIT_UNTIMED,
 
 	__NETCOST_CTR_MAX,
 	NETCOST_CTR_MAX = __NETCOST_CTR_MAX - 1

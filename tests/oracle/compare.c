@@ -42,8 +42,33 @@
 #define BAND_TOTAL	0.01
 
 static const char *label = "?";
+/*
+ * the committed residuals' label: the label, or for a sampled recording
+ * (LABEL-sampleN, netcost config sample N) the unsampled one's, whose
+ * residuals every stage keeps: sampling changes no definition
+ */
+static char rlabel[64] = "?";
 static int failures;
 static FILE *tsv;
+
+/*
+ * A sampled recording (netcost 0.15.0, config sample N > 1): rx_skb and
+ * tx_xmit are timed on 1 packet in N, drawn at random, the rest counted
+ * in <stage>_untimed.  Their events must still be the replay's exactly
+ * (timed + untimed); their mean must be within SAMPLE_MEAN_TOL of the
+ * unsampled mean, which the replay's mean plus the committed residual
+ * of the unsampled recording stands for (issue 23: "the oracle proves
+ * the sampled means within 2% of the unsampled ones"); their histogram
+ * is compared at the rank tolerance of a sample of its size
+ * (cmp_hist()).
+ */
+#define SAMPLE_MEAN_TOL	0.02
+static unsigned int sample_n = 1;
+
+static int sampled_stage(int s)
+{
+	return sample_n > 1 && (s == ST_RX_SKB || s == ST_TX_XMIT);
+}
 
 /*
  * A line that compares nothing (zero events or zero on both sides, a stage
@@ -667,7 +692,7 @@ static const struct resid *resid_find(const char *cpu, const char *name)
 	size_t i;
 
 	for (i = 0; i < nresids; i++)
-		if (!strcmp(resids[i].kernel, label) && !strcmp(resids[i].cpu, cpu) &&
+		if (!strcmp(resids[i].kernel, rlabel) && !strcmp(resids[i].cpu, cpu) &&
 		    !strcmp(resids[i].name, name))
 			return &resids[i];
 	return NULL;
@@ -730,7 +755,7 @@ static const struct resid *blocked_offset(const char *cpu)
 	for (i = 0; i < nresids; i++) {
 		const struct resid *e = &resids[i];
 
-		if (strcmp(e->kernel, label) || strcmp(e->cpu, cpu) || !blocked_wait(e->name))
+		if (strcmp(e->kernel, rlabel) || strcmp(e->cpu, cpu) || !blocked_wait(e->name))
 			continue;
 		if (!w || e->nc - e->rp < w->nc - w->rp)
 			w = e;
@@ -744,7 +769,7 @@ static int resid_kernel(void)
 	size_t i;
 
 	for (i = 0; i < nresids; i++)
-		if (!strcmp(resids[i].kernel, label))
+		if (!strcmp(resids[i].kernel, rlabel))
 			return 1;
 	return 0;
 }
@@ -764,7 +789,7 @@ static int band_ok(const char *cpu, const char *name, double nc, double rp, doub
 
 	if (!e && !resid_kernel()) {
 		snprintf(why, len, "%+.0f cycles: no committed residual for %s %s %s in %s",
-			 d, label, cpu, name, resid_file ? resid_file : "(no --residuals)");
+			 d, rlabel, cpu, name, resid_file ? resid_file : "(no --residuals)");
 		return 0;
 	}
 	if (!e && blocked_wait(name))
@@ -1005,7 +1030,15 @@ static void cmp_hist(const char *cpus, int s, const struct rhist *r, const struc
 		 * the replay's quantile, and the same with every event whose
 		 * end an interrupt may have moved (amb) read short, then long
 		 */
-		double qlo = q[k] - HIST_RANK_TOL, qhi = fmin(q[k] + HIST_RANK_TOL, 1);
+		/*
+		 * a sampled stage's buckets are a random sample of its
+		 * events: its quantile's rank is within 3 standard errors
+		 * of a binomial proportion
+		 */
+		double tol = sampled_stage(s) ?
+			     fmax(HIST_RANK_TOL, 3 * sqrt(q[k] * (1 - q[k]) / (double)total)) :
+			     HIST_RANK_TOL;
+		double qlo = fmax(q[k] - tol, 0), qhi = fmin(q[k] + tol, 1);
 		double rq = rp_quantile(v, r->nev, q[k]);
 		double rl = rp_quantile(vl, r->nev, qlo), rh = rp_quantile(vh, r->nev, qhi);
 		unsigned int nb = pct_bucket(n->b, q[k], total), rb0, rb1;
@@ -1024,9 +1057,10 @@ static void cmp_hist(const char *cpus, int s, const struct rhist *r, const struc
 	}
 	if (!ok)
 		failures++;
-	printf("%s - %s: %s %s histogram: %s, %s, %s (netcost vs replay%s%+.0f; within one bucket at a rank within 0.5%% of the quantile's%s)\n",
+	printf("%s - %s: %s %s histogram: %s, %s, %s (netcost vs replay%s%+.0f; within one bucket at a rank within %s of the quantile's%s)\n",
 	       ok ? "ok" : "not ok", label, cpus, stage_name[s], txt[0], txt[1], txt[2],
 	       off ? " with its documented offset " : "", off,
+	       sampled_stage(s) ? "0.5% or 3 standard errors of its sample of timed events" : "0.5%",
 	       r->namb || t.n ? ", the replay's range over its two readings of events with an interrupt or a vCPU's turn between the tools' probes" : "");
 	free(v);
 }
@@ -1042,8 +1076,43 @@ static void __attribute__((format(printf, 3, 4))) appendf(char *buf, size_t len,
 	va_end(ap);
 }
 
+/*
+ * cmp_sampled - a sampled stage (sampled_stage()): every event counted,
+ * timed or not (@untimed: netcost's <stage>_untimed), and the mean of
+ * the timed ones within SAMPLE_MEAN_TOL of the unsampled mean (the
+ * replay's, plus the committed residual of the unsampled recording)
+ */
+static void cmp_sampled(int cpu, int s, const struct rhist *r, const struct nhist *n,
+			uint64_t untimed)
+{
+	const struct resid *e;
+	char cpus[16];
+	double mr = mean(r->sum, r->count), mn = mean(n->sum, n->count), d0 = 0, want, rel;
+	int ok_count = n->count + untimed == r->count, ok_mean;
+
+	snprintf(cpus, sizeof(cpus), "cpu%d", cpu);
+	e = resid_find(cpus, stage_name[s]);
+	if (e)
+		d0 = e->nc - e->rp;
+	want = mr + d0;
+	rel = want ? (mn - want) / want : 0;
+	ok_mean = n->count && fabs(rel) <= SAMPLE_MEAN_TOL;
+	if (!ok_count || !ok_mean)
+		failures++;
+	printf("%s - %s: cpu%d %s sampled 1 in %u: events %llu timed + %llu untimed %s %llu, mean %.0f of the timed vs the unsampled %.0f (replay %.0f, committed residual of %s %+.0f): %+.2f%% (within +-%.0f%%)\n",
+	       ok_count && ok_mean ? "ok" : "not ok", label, cpu, stage_name[s], sample_n,
+	       (unsigned long long)n->count, (unsigned long long)untimed,
+	       ok_count ? "=" : "!=", (unsigned long long)r->count, mn, want, mr, rlabel, d0,
+	       100 * rel, 100 * SAMPLE_MEAN_TOL);
+	fprintf(tsv, "%s\tcpu%d\t%s\t%llu\t%llu\t%.1f\t%.1f\tsampled\t%s\n", label, cpu,
+		stage_name[s], (unsigned long long)(n->count + untimed),
+		(unsigned long long)r->count, mn, mr, ok_count && ok_mean ? "ok" : "FAIL");
+	if (r->count && n->count)
+		cmp_hist(cpus, s, r, n);
+}
+
 static void cmp_stage(int cpu, int s, const struct rhist *r, const struct nhist *n,
-		      const struct rstats *rs)
+		      const struct rstats *rs, uint64_t untimed)
 {
 	double mr = mean(r->sum, r->count), mn = mean(n->sum, n->count);
 	struct turns t = turns_of(r);
@@ -1052,6 +1121,10 @@ static void cmp_stage(int cpu, int s, const struct rhist *r, const struct nhist 
 
 	snprintf(cpus, sizeof(cpus), "cpu%d", cpu);
 
+	if (sampled_stage(s) && (r->count || n->count || untimed)) {
+		cmp_sampled(cpu, s, r, n, untimed);
+		return;
+	}
 	if (!r->count && !n->count && !r->sum && !n->sum) {
 		snprintf(what, sizeof(what), "cpu%d %s", cpu, stage_name[s]);
 		not_applicable(what, "no events on either side (0 = 0)");
@@ -1223,7 +1296,15 @@ static void not_replayed(json_t *c, int cpu)
 				continue;
 			x = json_integer_value(k ? v : json_object_get(v, "count"));
 			snprintf(w, sizeof(w), "cpu%d %s", cpu, key);
-			if (k && (!strcmp(key, "probe_hits") || !strcmp(key, "task_table_full"))) {
+			if (k && (!strcmp(key, "rx_skb_untimed") || !strcmp(key, "tx_xmit_untimed"))) {
+				/* sampled: in its stage's line (cmp_sampled()); else none */
+				if (sample_n > 1)
+					continue;
+				if (x)
+					failures++;
+				printf("%s - %s: %s %llu without sampling (config sample 1: every event timed)\n",
+				       x ? "not ok" : "ok", label, w, (unsigned long long)x);
+			} else if (k && (!strcmp(key, "probe_hits") || !strcmp(key, "task_table_full"))) {
 				char why[128];
 
 				snprintf(why, sizeof(why), "netcost's own health counter (%llu), not a stage definition",
@@ -1623,6 +1704,17 @@ int main(int argc, char **argv)
 	nc = json_load_file(path(dir, "nc.json"), 0, &err);
 	if (!nc)
 		die("cannot read netcost's snapshot %s", path(dir, "nc.json"));
+	{
+		json_t *cfg = json_object_get(json_object_get(nc, "info"), "config");
+		json_int_t sn = json_integer_value(json_object_get(cfg, "sample"));
+		const char *sfx = strstr(label, "-sample");
+
+		sample_n = sn > 1 ? (unsigned int)sn : 1;
+		snprintf(rlabel, sizeof(rlabel), "%.*s",
+			 sfx ? (int)(sfx - label) : (int)strlen(label), label);
+		if ((sample_n > 1) != (sfx != NULL))
+			die("%s: a sampled recording's label ends in -sampleN, and only its", label);
+	}
 	if (resid_file)
 		load_residuals(resid_file);
 	load_model(dir, nc, &m);
@@ -1676,8 +1768,11 @@ int main(int argc, char **argv)
 			continue;
 		}
 		for (s = 0; s < NSTAGES; s++) {
+			char un[96];
+
+			snprintf(un, sizeof(un), "%s_untimed", stage_name[s]);
 			nc_stage(c, stage_name[s], &n);
-			cmp_stage(cpu, s, &rs.h[cpu][s], &n, &rs);
+			cmp_stage(cpu, s, &rs.h[cpu][s], &n, &rs, nc_counter(c, un));
 		}
 		for (i = 0; i < NCOUNTERS; i++)
 			cmp_counter(c, cpu, i, &rs);

@@ -145,6 +145,8 @@ ftrace_off() {
 # receiver's ACKs); phase A runs half of phase B's
 LOAD=${LOAD:-udp18}
 case $LOAD in udp18|udp1472|tcp) ;; *) die "LOAD=$LOAD: one of udp18, udp1472, tcp" ;; esac
+# SAMPLE (tests/oracle/run's -sampleN): netcost config sample N
+case ${SAMPLE:-1} in *[!0-9]*) die "SAMPLE=$SAMPLE: a number of packets" ;; esac
 sink_start() {
 	rm -f /tmp/sink.ready
 	if [ "$LOAD" = tcp ]; then
@@ -229,7 +231,7 @@ insmod "$STUB" sym="$FTS" mode=1 n=262144 || die "insmod $STUB sym=$FTS mode=1"
 
 # ---- netcost, first: its probes run before ftrace's on every tracepoint ----
 insmod /lib/netcost/netcost.ko || die "insmod"
-netcost config set groups all recording on > /dev/null || die "netcost config"
+netcost config set groups all recording on ${SAMPLE:+sample $SAMPLE} > /dev/null || die "netcost config"
 cal nc_getppid getppid
 cal nc_sendto sendto
 cal nc_sendto_nosock sendto-nosock

@@ -184,6 +184,21 @@ static void test_warnings_and_no_packets(void **state)
 	strcpy(b->info.version, "0.14.1");
 	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), 0);
 	assert_int_equal(d->nr_warnings, 2);
+	/* one side sampled (0.15.0 config sample); 0 (an older file) is 1 */
+	a->info.config.sample = 64;
+	b->info.config.sample = 0;
+	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), 0);
+	assert_int_equal(d->nr_warnings, 3);
+	assert_true(strstr(d->warning[0], "A timed rx_skb and tx_xmit on 1 packet in 64, B on 1 in 1") ||
+		    strstr(d->warning[1], "A timed rx_skb and tx_xmit on 1 packet in 64, B on 1 in 1") ||
+		    strstr(d->warning[2], "A timed rx_skb and tx_xmit on 1 packet in 64, B on 1 in 1"));
+	b->info.config.sample = 64;
+	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), 0);
+	assert_int_equal(d->nr_warnings, 2);
+	a->info.config.sample = 1;
+	b->info.config.sample = 0;
+	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), 0);
+	assert_int_equal(d->nr_warnings, 2);
 
 	rx = nc_model_find_counter(b, "rx_packets");
 	b->total.counter[rx] = 0;

@@ -105,6 +105,45 @@ static void test_per_packet(void **state)
 }
 
 /*
+ * test_sampled - config sample 8 (0.15.0): rx_skb timed on 2 of its 16
+ * events (100 and 300 cycles), 14 left untimed (rx_skb_untimed): the
+ * mean stays the timed events' 200, the events are all 16, and every
+ * figure that adds events up takes the sum as 16 x 200 = 3200: per
+ * packet (4 rx packets) 4 events and 800 cycles; hardirq has no
+ * _untimed counter and is not sampled
+ */
+static void test_sampled(void **state)
+{
+	struct nc_model *m = hand_model();
+	const struct nc_cpu *t = &m->total;
+	unsigned int rx;
+
+	(void)state;
+	rx = stage(m, "rx_skb");
+	assert_false(nc_stage_sampled(m, rx));
+	event(m, 0, "rx_skb", 100);
+	event(m, 0, "rx_skb", 300);
+	synth_counter(m, 0, "rx_skb_untimed", 14);
+	m->info.config.sample = 8;
+	assert_int_equal(nc_model_sum_total(m, NULL), 2);
+	assert_true(nc_stage_sampled(m, rx));
+	assert_false(nc_stage_sampled(m, stage(m, "hardirq")));
+	assert_int_equal(nc_stage_events(m, t, rx), 16);
+	assert_int_equal(nc_stage_sum(m, t, rx), 3200);
+	assert_int_equal(nc_stage_sum(m, t, stage(m, "hardirq")), 600);
+	assert_float_equal(nc_stage_events_per_packet(m, t, rx), 4, EPS);
+	assert_float_equal(nc_stage_per_packet(m, t, rx), 800, EPS);
+	assert_float_equal(nc_stage_per_packet(m, &m->cpus[0], rx), 800, EPS);
+	/* 3200 cycles of 2 CPUs x 1 s at 2 GHz */
+	assert_float_equal(nc_stage_cpu_pct(m, t, rx, 2), 100.0 * 3200 / 4e9, 1e-12);
+	/* every event timed (no untimed counter): the sum as recorded */
+	m->info.config.sample = 1;
+	assert_false(nc_stage_sampled(m, rx));
+	nc_model_free(m);
+	free(m);
+}
+
+/*
  * test_packet_basis - a box that only sends has its figures per sent
  * packet, one that only receives per received packet, one doing both per
  * rx packet with the transmit stages per tx (the demo's pair: a sender
@@ -392,6 +431,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_per_packet),
+		cmocka_unit_test(test_sampled),
 		cmocka_unit_test(test_irq_thread_net_since_0_6),
 		cmocka_unit_test(test_packet_basis),
 		cmocka_unit_test(test_cpu_share_and_roles),

@@ -140,6 +140,14 @@ static void nc_diff_loads(struct nc_diff *d)
 	if (hi > 0 && fabs(d->pps_a - d->pps_b) / hi > 0.2)
 		nc_diff_warn(d, "loads differ: A ran %.0f packets/s, B %.0f (more than 20%% apart); per-packet costs depend on the rate",
 			     d->pps_a, d->pps_b);
+	{
+		unsigned int sa = a->info.config.sample > 1 ? a->info.config.sample : 1;
+		unsigned int sb = b->info.config.sample > 1 ? b->info.config.sample : 1;
+
+		if (sa != sb)
+			nc_diff_warn(d, "A timed rx_skb and tx_xmit on 1 packet in %u, B on 1 in %u (config sample): a sampled side's means and percentiles are its timed packets'",
+				     sa, sb);
+	}
 	if (nc_packet_basis(a) != nc_packet_basis(b))
 		nc_diff_warn(d, "A and B are not per the same packets: A is %s, B %s",
 			     nc_basis_desc(nc_packet_basis(a)), nc_basis_desc(nc_packet_basis(b)));

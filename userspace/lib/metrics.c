@@ -237,6 +237,60 @@ bool nc_syscalls_any_socket(const struct nc_model *m)
 }
 
 /*
+ * nc_stage_untimed - the events of stage @s on @c that sampling left
+ * untimed (CONFIG sample N, 0.15.0: rx_skb and tx_xmit, counted in
+ * <stage>_untimed); 0 for every other stage and older snapshots
+ */
+uint64_t nc_stage_untimed(const struct nc_model *m, const struct nc_cpu *c, unsigned int s)
+{
+	char name[NC_NAME_LEN + 16];
+
+	snprintf(name, sizeof(name), "%s_untimed", m->stage[s].name);
+	return nc_cpu_counter(m, c, name);
+}
+
+/*
+ * nc_stage_sampled - whether stage @s of @m was timed on 1 packet in
+ * config.sample (a stage with an <stage>_untimed counter, in a model
+ * whose module sampled)
+ */
+bool nc_stage_sampled(const struct nc_model *m, unsigned int s)
+{
+	char name[NC_NAME_LEN + 16];
+
+	if (m->info.config.sample <= 1)
+		return false;
+	snprintf(name, sizeof(name), "%s_untimed", m->stage[s].name);
+	return nc_model_find_counter(m, name) >= 0;
+}
+
+/* nc_stage_events - stage @s's events on @c: the timed ones and the untimed */
+uint64_t nc_stage_events(const struct nc_model *m, const struct nc_cpu *c, unsigned int s)
+{
+	return (c->stage[s] ? c->stage[s]->count : 0) + nc_stage_untimed(m, c, s);
+}
+
+/*
+ * nc_stage_sum - stage @s's sum on @c, for every figure that adds events
+ * up (per packet, CPU share, totals): a sampled stage's timed events
+ * stand for all of its events, their sum scaled by events / timed
+ * events (the mean stays the timed events' mean).  The histogram itself
+ * keeps the timed events only.
+ */
+uint64_t nc_stage_sum(const struct nc_model *m, const struct nc_cpu *c, unsigned int s)
+{
+	const struct nc_hist *h = c->stage[s];
+	uint64_t untimed;
+
+	if (!h)
+		return 0;
+	untimed = nc_stage_untimed(m, c, s);
+	if (!untimed || !h->count)
+		return h->sum;
+	return (uint64_t)((double)h->sum * (double)(h->count + untimed) / (double)h->count + 0.5);
+}
+
+/*
  * nc_stage_own_cycles - the cycles of @stage on @c that are its own, for
  * totals.  Every stage is net of what nests in it, but a threaded NIC
  * handler's run (irq_thread) of a module before 0.6.0, which held the
@@ -251,7 +305,7 @@ uint64_t nc_stage_own_cycles(const struct nc_model *m, const struct nc_cpu *c,
 
 	if (!c->stage[stage])
 		return 0;
-	sum = c->stage[stage]->sum;
+	sum = nc_stage_sum(m, c, stage);
 	if (strcmp(m->stage[stage].name, "irq_thread") || !nc_irq_thread_holds_net_rx(m))
 		return sum;
 	/* irq_thread minus net_rx_in_irq_thread_cycles */
@@ -280,7 +334,7 @@ double nc_stage_per_packet(const struct nc_model *m, const struct nc_cpu *c,
 
 	if (!pkts || !c->stage[s])
 		return -1;
-	return (double)c->stage[s]->sum / (double)pkts;
+	return (double)nc_stage_sum(m, c, s) / (double)pkts;
 }
 
 /*
@@ -388,7 +442,7 @@ double nc_stage_events_per_packet(const struct nc_model *m, const struct nc_cpu 
 
 	if (!pkts)
 		return -1;
-	return c->stage[s] ? (double)c->stage[s]->count / (double)pkts : 0;
+	return (double)nc_stage_events(m, c, s) / (double)pkts;
 }
 
 /*
@@ -401,7 +455,7 @@ double nc_stage_cpu_pct(const struct nc_model *m, const struct nc_cpu *c, unsign
 {
 	if (m->stage[s].unit != NETCOST_UNIT_CYCLES || m->stage[s].role == NC_ROLE_LATENCY)
 		return -1;
-	return nc_cpu_time_pct(m, c->stage[s] ? c->stage[s]->sum : 0, nr_cpus);
+	return nc_cpu_time_pct(m, nc_stage_sum(m, c, s), nr_cpus);
 }
 
 /* nc_top_cycles - the own cycles of @c's top-level stages (a packet's total) */
@@ -465,7 +519,8 @@ double nc_stage_per_packet_named(const struct nc_model *m, const char *name, boo
 		return -1;
 	if (s < 0 || !m->total.stage[s])
 		return 0;
-	sum = own ? nc_stage_own_cycles(m, &m->total, (unsigned int)s) : m->total.stage[s]->sum;
+	sum = own ? nc_stage_own_cycles(m, &m->total, (unsigned int)s) :
+		    nc_stage_sum(m, &m->total, (unsigned int)s);
 	return (double)sum / (double)pkts;
 }
 
@@ -915,11 +970,15 @@ static double nc_stage_cycles_named(const struct nc_model *m, const struct nc_cp
 				    const char *name, double *count)
 {
 	int s = nc_model_find_stage(m, name);
-	const struct nc_hist *h = c && s >= 0 ? c->stage[s] : NULL;
 
+	if (!c || s < 0 || !c->stage[s]) {
+		if (count)
+			*count = 0;
+		return 0;
+	}
 	if (count)
-		*count = h ? (double)h->count : 0;
-	return h ? (double)h->sum : 0;
+		*count = (double)nc_stage_events(m, c, (unsigned int)s);
+	return (double)nc_stage_sum(m, c, (unsigned int)s);
 }
 
 /*

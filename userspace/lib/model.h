@@ -122,6 +122,11 @@ struct nc_config {
 	char cpus[256];			/* cpulist of recorded CPUs */
 	uint32_t groups;		/* NETCOST_GROUP_* */
 	bool recording;
+	/*
+	 * rx_skb and tx_xmit timed on 1 packet in @sample (0.15.0; 0 or 1:
+	 * every packet, as before)
+	 */
+	uint32_t sample;
 };
 
 struct nc_hook {

@@ -546,6 +546,7 @@ static void nc_print_header(const struct nc_block *b)
 			nrec == 1 ? "" : "s");
 	fprintf(b->f, "; interval %.3f s, TSC %.1f MHz\n", b->interval_s,
 		info->tsc_khz / 1000.0);
+	nc_print_sampled(b->f, b->m);
 	if (!b->m->has_meta)
 		return;
 	/* a snapshot: where and when it was taken, and what for */
@@ -556,6 +557,25 @@ static void nc_print_header(const struct nc_block *b)
 		fprintf(b->f, "snapshot kernel: %s\n", b->m->meta.kernel);
 	if (b->m->meta.note && *b->m->meta.note)
 		fprintf(b->f, "note: %s\n", b->m->meta.note);
+}
+
+/*
+ * nc_print_sampled - the line that says which stages of @m were timed on
+ * 1 packet in N (nothing when none was)
+ */
+void nc_print_sampled(FILE *f, const struct nc_model *m)
+{
+	unsigned int s, n = 0;
+
+	for (s = 0; s < m->nr_stages; s++) {
+		if (!nc_stage_sampled(m, s))
+			continue;
+		fprintf(f, "%s%s", n++ ? ", " : "sampled: ", m->stage[s].name);
+	}
+	if (n)
+		fprintf(f, " timed on 1 packet in %u (config sample); mean and percentiles\n"
+			"  from the timed packets, events and per-packet figures of all of them\n",
+			m->info.config.sample);
 }
 
 /* nc_print_footer - how to read the marks, and how exact percentiles are */
@@ -657,13 +677,20 @@ static void nc_report_cpu_json(json_t *jc, const struct nc_model *m, const struc
  */
 json_t *nc_report_json(const struct nc_model *m, const struct nc_report_opts *o)
 {
-	json_t *body = nc_model_to_json(m, o->all), *root = json_object(), *cpus;
+	json_t *body = nc_model_to_json(m, o->all), *root = json_object(), *cpus, *sampled;
 	unsigned int i;
 
 	json_object_set_new(root, "schema", json_integer(NC_SNAPSHOT_SCHEMA));
 	json_object_set_new(root, "time_unit", json_string(o->ns ? "ns" : "cycles"));
 	json_object_set_new(root, "per_packet_basis",
 			    json_string(nc_basis_name(nc_packet_basis(m))));
+	sampled = json_array();
+	for (i = 0; i < m->nr_stages; i++)
+		if (nc_stage_sampled(m, i))
+			json_array_append_new(sampled, json_string(m->stage[i].name));
+	json_object_set_new(root, "sample", json_integer(m->info.config.sample > 1 ?
+							 m->info.config.sample : 1));
+	json_object_set_new(root, "sampled_stages", sampled);
 	json_object_update(root, body);
 	json_decref(body);
 	cpus = json_object_get(root, "cpus");

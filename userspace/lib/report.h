@@ -32,6 +32,7 @@ int nc_report_select(struct nc_model *out, const struct nc_model *m,
 		     const struct nc_report_opts *o);
 int nc_report_print(FILE *f, const struct nc_model *m, const struct nc_report_opts *o);
 json_t *nc_report_json(const struct nc_model *m, const struct nc_report_opts *o);
+void nc_print_sampled(FILE *f, const struct nc_model *m);
 
 #define NC_REPORT_OPTS_HELP_TEXT \
 	"  -j, --json         print JSON\n" \

@@ -133,6 +133,7 @@ static const struct nc_field nc_config_fields[] = {
 	F(nc_config, "cpus", NC_F_BUF, cpus, NULL),
 	F(nc_config, "groups", NC_F_GROUPS, groups, NULL),
 	F(nc_config, "recording", NC_F_BOOL, recording, NULL),
+	F_OPT(nc_config, "sample", NC_F_U32, sample),	/* 0.15.0; missing: 1 */
 };
 
 static const struct nc_field nc_hook_fields[] = {

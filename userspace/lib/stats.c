@@ -64,6 +64,7 @@ static const struct nc_pol nc_cfg_pol[NETCOST_CFG_A_MAX + 1] = {
 	POL(NETCOST_CFG_A_CPUMASK, NUL_STRING, true),
 	POL(NETCOST_CFG_A_GROUPS, U32, true),
 	POL(NETCOST_CFG_A_RECORDING, U8, true),
+	POL(NETCOST_CFG_A_SAMPLE, U32, false),		/* 0.15.0 */
 };
 
 static const struct nc_pol nc_hook_pol[NETCOST_HOOK_A_MAX + 1] = {
@@ -249,6 +250,7 @@ static int nc_parse_config(const struct nlattr *nest, struct nc_config *cfg)
 	nc_copy_str(cfg->cpus, sizeof(cfg->cpus), tb[NETCOST_CFG_A_CPUMASK]);
 	cfg->groups = mnl_attr_get_u32(tb[NETCOST_CFG_A_GROUPS]);
 	cfg->recording = mnl_attr_get_u8(tb[NETCOST_CFG_A_RECORDING]);
+	cfg->sample = tb[NETCOST_CFG_A_SAMPLE] ? mnl_attr_get_u32(tb[NETCOST_CFG_A_SAMPLE]) : 1;
 	mnl_attr_for_each_nested(attr, nest) {
 		if (mnl_attr_get_type(attr) != NETCOST_CFG_A_NIC_IRQ)
 			continue;

@@ -27,6 +27,7 @@ int cmd_tasks(int argc, char **argv);	/* tasks.c */
 #include <jansson.h>
 void nc_print_config(json_t *cfg, const char *indent);		/* config.c */
 void nc_groups_str(json_t *groups, char *buf, size_t len);	/* config.c */
+const char *nc_sample_str(json_t *sample, char *buf, size_t len);	/* config.c */
 
 struct soak_calib;
 struct soak_result;

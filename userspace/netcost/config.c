@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * config.c - "netcost config [show] [-j]" and "netcost config set
- * [nic-irqs auto|LIST] [cpus LIST] [groups G,..|all|none] [recording on|off]":
+ * [nic-irqs auto|LIST] [cpus LIST] [groups G,..|all|none] [recording on|off]
+ * [sample N]":
  * what the module records, through CONFIG_GET and CONFIG_SET.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,12 +42,28 @@ void nc_groups_str(json_t *groups, char *buf, size_t len)
 		snprintf(buf, len, "none");
 }
 
+/*
+ * nc_sample_str - a config's "sample" (missing in files before 0.15.0:
+ * every packet) in words
+ */
+const char *nc_sample_str(json_t *sample, char *buf, size_t len)
+{
+	json_int_t n = json_is_integer(sample) ? json_integer_value(sample) : 1;
+
+	if (n <= 1)
+		snprintf(buf, len, "1 (every packet timed)");
+	else
+		snprintf(buf, len, "%lld (rx_skb and tx_xmit timed on 1 packet in %lld)",
+			 (long long)n, (long long)n);
+	return buf;
+}
+
 /* nc_print_config - the text form of a config object, each line @indent-ed */
 void nc_print_config(json_t *cfg, const char *indent)
 {
 	bool autoirq = json_is_true(json_object_get(cfg, "nic_irqs_auto"));
 	json_t *irqs = json_object_get(cfg, "nic_irqs"), *v;
-	char groups[128];
+	char groups[128], sample[96];
 	size_t i;
 
 	printf("%snic-irqs:   %s", indent, autoirq ? "auto" : "");
@@ -61,6 +79,8 @@ void nc_print_config(json_t *cfg, const char *indent)
 	       indent, json_string_value(json_object_get(cfg, "cpus")),
 	       indent, groups, indent,
 	       json_is_true(json_object_get(cfg, "recording")) ? "on" : "off");
+	printf("%ssample:     %s\n", indent, nc_sample_str(json_object_get(cfg, "sample"),
+						       sample, sizeof(sample)));
 }
 
 /* nc_config_show - "config [show] [-j]" */
@@ -156,7 +176,9 @@ static int nc_parse_irqs(const char *s, uint32_t *irqs, unsigned int max)
 static int nc_config_set(int argc, char **argv)
 {
 	uint32_t irqs[NC_MAX_NIC_IRQS], groups = 0;
-	const char *nic = NULL, *cpus = NULL, *grp = NULL, *rec = NULL;
+	const char *nic = NULL, *cpus = NULL, *grp = NULL, *rec = NULL, *smp = NULL;
+	unsigned long sample = 0;
+	char *end;
 	bool cpuset[NC_MAX_CPUS];
 	struct nlmsghdr *nlh;
 	struct nlattr *nest;
@@ -177,6 +199,8 @@ static int nc_config_set(int argc, char **argv)
 			slot = &grp;
 		else if (!strcmp(key, "recording"))
 			slot = &rec;
+		else if (!strcmp(key, "sample"))
+			slot = &smp;
 		else
 			return nc_usage_err("config set: unknown setting '%s'", key);
 		if (!val)
@@ -196,6 +220,12 @@ static int nc_config_set(int argc, char **argv)
 		return nc_usage_err("config set: groups wants irq,softirq,net,sched,syscall,wait, all or none, not '%s'", grp);
 	if (rec && strcmp(rec, "on") && strcmp(rec, "off"))
 		return nc_usage_err("config set: recording wants on or off, not '%s'", rec);
+	if (smp) {
+		errno = 0;
+		sample = strtoul(smp, &end, 10);
+		if (errno || end == smp || *end || smp[0] == '-' || sample < 1 || sample > 65536)
+			return nc_usage_err("config set: sample wants N from 1 (every packet) to 65536, not '%s'", smp);
+	}
 
 	ret = nc_nl_open(&nl);
 	if (ret)
@@ -212,6 +242,8 @@ static int nc_config_set(int argc, char **argv)
 		mnl_attr_put_u32(nlh, NETCOST_CFG_A_GROUPS, groups);
 	if (rec)
 		mnl_attr_put_u8(nlh, NETCOST_CFG_A_RECORDING, !strcmp(rec, "on"));
+	if (smp)
+		mnl_attr_put_u32(nlh, NETCOST_CFG_A_SAMPLE, (uint32_t)sample);
 	mnl_attr_nest_end(nlh, nest);
 	ret = nc_nl_talk(&nl, nlh, NULL, NULL);
 	nc_nl_close(&nl);

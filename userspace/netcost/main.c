@@ -35,7 +35,8 @@ static const struct nc_cmd nc_cmds[] = {
 	{ "config", cmd_config,
 	  "config [show] [-j]\n"
 	  "       netcost config set [nic-irqs auto|LIST] [cpus LIST]\n"
-	  "                          [groups irq,softirq,net,sched,syscall,wait|all|none] [recording on|off]",
+	  "                          [groups irq,softirq,net,sched,syscall,wait|all|none] [recording on|off]\n"
+	  "                          [sample N]",
 	  "show or change what the module records", false },
 	{ "watch", cmd_watch, "watch [-i SECONDS] [-n COUNT] [-j] [dump options]",
 	  "live per-interval costs (q or Ctrl-C quits)", false },
