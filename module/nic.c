@@ -52,9 +52,10 @@ struct nc_irq_list {
 };
 
 static struct nc_nic_names __rcu *nc_names;
-static struct nc_irq_list __rcu *nc_irq_list;	/* NULL: none given */
-static DEFINE_MUTEX(nc_names_mutex);	/* serialises writers of both */
+static DEFINE_MUTEX(nc_names_mutex);	/* writers of nc_names and nc_names_gen */
 static unsigned int nc_names_gen = 1;	/* nc_nic_gen_next() */
+/* NULL: none given; written by CONFIG only, under netlink.c's mutex */
+static struct nc_irq_list __rcu *nc_irq_list;
 static u32 *nc_irq_verdict;		/* nr_irqs: nc_nic_verdict() */
 static unsigned int nc_nr_irqs;
 
