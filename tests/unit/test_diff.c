@@ -425,6 +425,35 @@ static void test_undefined_figures(void **state)
 	free(d);
 }
 
+/* a sampled side (config sample, 0.15.0): its heading and the JSON say so */
+static void test_sampled_heading(void **state)
+{
+	struct nc_model *a = calloc(2, sizeof(*a)), *b = a + 1;
+	struct nc_diff *d = calloc(1, sizeof(*d));
+	json_t *o;
+	char *txt;
+
+	(void)state;
+	nc_model_init(a);
+	nc_model_init(b);
+	synth_model(a, false, true);
+	synth_model(b, false, true);
+	a->info.config.sample = 64;
+	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), 0);
+	txt = diff_out(d, false);
+	assert_non_null(strstr(txt, "    sampled: rx_skb and tx_xmit timed on 1 packet in 64"));
+	assert_null(strstr(strstr(txt, "B = "), "sampled:"));
+	free(txt);
+	o = diff_json(d);
+	assert_int_equal(json_integer_value(json_object_get(o, "a_sample")), 64);
+	assert_int_equal(json_integer_value(json_object_get(o, "b_sample")), 1);
+	json_decref(o);
+	nc_model_free(a);
+	nc_model_free(b);
+	free(a);
+	free(d);
+}
+
 /*
  * issue 22, bug 6: equal totals leave the shares undefined (null, "-"),
  * not 0.0%; bug 16: snapshots of different CPU sets are warned about
@@ -934,6 +963,7 @@ int main(void)
 		cmocka_unit_test(test_print),
 		cmocka_unit_test(test_waiting_section),
 		cmocka_unit_test(test_undefined_figures),
+		cmocka_unit_test(test_sampled_heading),
 		cmocka_unit_test(test_share_and_cpus),
 		cmocka_unit_test(test_napi_by_device),
 		cmocka_unit_test(test_napi_instances),

@@ -355,13 +355,13 @@ static int unique_series(const char *path)
 
 /*
  * series_of - the samples the export of @m holds, counted in the model:
- * info, interval and TSC rate; 42 a stage's histogram and one a counter,
+ * info, interval, TSC rate and config sample; 42 a stage's histogram and one a counter,
  * of the total and (@per_cpu) of each CPU; 4 counters and an info a NAPI
  * instance of the total, 4 counters one of a CPU
  */
 static int series_of(const struct nc_model *m, bool per_cpu)
 {
-	int n = 3 + 5 * (int)m->total.nr_napi;
+	int n = 4 + 5 * (int)m->total.nr_napi;
 	unsigned int i, s;
 
 	for (i = 0; i <= (per_cpu ? m->nr_cpus : 0); i++) {
@@ -431,8 +431,9 @@ static void test_prometheus(void **state)
 	assert_int_equal(nr_series, nr_stages);
 	assert_true(nr_stages >= 10);
 	assert_true(nr_counters >= 17);
-	/* 40 buckets + _sum + _count a stage, a counter each, info/interval/TSC */
-	assert_int_equal(count_series(O "t.prom", NULL), 42 * nr_stages + nr_counters + 3);
+	/* 40 buckets + _sum + _count a stage, a counter each, info/interval/TSC/sample */
+	assert_int_equal(count_series(O "t.prom", NULL), 42 * nr_stages + nr_counters + 4);
+	assert_int_equal(sample(O "t.prom", "netcost_config_sample"), 1);
 	assert_true(inf > 0);
 
 	/* the per-CPU series add up to the aggregates */

@@ -491,6 +491,10 @@ static json_t *nc_diff_json(const struct nc_diff *d)
 	json_object_set_new(o, "napi", nc_diff_napi_json(d));
 	json_object_set_new(o, "napi_instances", nc_diff_napi_pairs_json(d));
 	json_object_set_new(o, "warnings", w);
+	json_object_set_new(o, "a_sample", json_integer(d->ma->info.config.sample > 1 ?
+							d->ma->info.config.sample : 1));
+	json_object_set_new(o, "b_sample", json_integer(d->mb->info.config.sample > 1 ?
+							d->mb->info.config.sample : 1));
 	return o;
 }
 
@@ -507,6 +511,9 @@ static void nc_diff_heading(FILE *f, const char *tag, const struct nc_model *m,
 		m->info.tsc_khz / 1000.0);
 	if (m->meta.note)
 		fprintf(f, "    note: %s\n", m->meta.note);
+	if (m->info.config.sample > 1)
+		fprintf(f, "    sampled: rx_skb and tx_xmit timed on 1 packet in %u (config sample)\n",
+			m->info.config.sample);
 }
 
 /* nc_count_or_dash - @v as text, or "-" when @has is false (the side has none) */

@@ -319,6 +319,9 @@ static void nc_prom_write(FILE *f, const struct nc_model *m, bool per_cpu)
 	fprintf(f, "# HELP netcost_tsc_hertz Rate of the cycle counter (cycles / this = seconds).\n"
 		"# TYPE netcost_tsc_hertz gauge\nnetcost_tsc_hertz %llu\n",
 		(unsigned long long)info->tsc_khz * 1000);
+	fprintf(f, "# HELP netcost_config_sample rx_skb and tx_xmit timed on 1 packet in this many (config sample); a sampled stage's events are its _count plus its counter <stage>_untimed.\n"
+		"# TYPE netcost_config_sample gauge\nnetcost_config_sample %u\n",
+		info->config.sample > 1 ? info->config.sample : 1);
 
 	nc_prom_family(f, m, "netcost_stage_cycles", NETCOST_UNIT_CYCLES, false,
 		       "CPU cycles of one event of a packet-path stage, all CPUs.");
