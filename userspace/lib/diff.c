@@ -140,14 +140,9 @@ static void nc_diff_loads(struct nc_diff *d)
 	if (hi > 0 && fabs(d->pps_a - d->pps_b) / hi > 0.2)
 		nc_diff_warn(d, "loads differ: A ran %.0f packets/s, B %.0f (more than 20%% apart); per-packet costs depend on the rate",
 			     d->pps_a, d->pps_b);
-	{
-		unsigned int sa = a->info.config.sample > 1 ? a->info.config.sample : 1;
-		unsigned int sb = b->info.config.sample > 1 ? b->info.config.sample : 1;
-
-		if (sa != sb)
-			nc_diff_warn(d, "A timed rx_skb and tx_xmit on 1 packet in %u, B on 1 in %u (config sample): a sampled side's means and percentiles are its timed packets'",
-				     sa, sb);
-	}
+	if (nc_model_sample(a) != nc_model_sample(b))
+		nc_diff_warn(d, "A timed rx_skb and tx_xmit on 1 packet in %u, B on 1 in %u (config sample): a sampled side's means and percentiles are its timed packets'",
+			     nc_model_sample(a), nc_model_sample(b));
 	if (nc_packet_basis(a) != nc_packet_basis(b))
 		nc_diff_warn(d, "A and B are not per the same packets: A is %s, B %s",
 			     nc_basis_desc(nc_packet_basis(a)), nc_basis_desc(nc_packet_basis(b)));
@@ -491,10 +486,8 @@ static json_t *nc_diff_json(const struct nc_diff *d)
 	json_object_set_new(o, "napi", nc_diff_napi_json(d));
 	json_object_set_new(o, "napi_instances", nc_diff_napi_pairs_json(d));
 	json_object_set_new(o, "warnings", w);
-	json_object_set_new(o, "a_sample", json_integer(d->ma->info.config.sample > 1 ?
-							d->ma->info.config.sample : 1));
-	json_object_set_new(o, "b_sample", json_integer(d->mb->info.config.sample > 1 ?
-							d->mb->info.config.sample : 1));
+	json_object_set_new(o, "a_sample", json_integer(nc_model_sample(d->ma)));
+	json_object_set_new(o, "b_sample", json_integer(nc_model_sample(d->mb)));
 	return o;
 }
 
@@ -511,9 +504,9 @@ static void nc_diff_heading(FILE *f, const char *tag, const struct nc_model *m,
 		m->info.tsc_khz / 1000.0);
 	if (m->meta.note)
 		fprintf(f, "    note: %s\n", m->meta.note);
-	if (m->info.config.sample > 1)
+	if (nc_model_sample(m) > 1)
 		fprintf(f, "    sampled: rx_skb and tx_xmit timed on 1 packet in %u (config sample)\n",
-			m->info.config.sample);
+			nc_model_sample(m));
 }
 
 /* nc_count_or_dash - @v as text, or "-" when @has is false (the side has none) */

@@ -237,16 +237,34 @@ bool nc_syscalls_any_socket(const struct nc_model *m)
 }
 
 /*
+ * nc_model_sample - the N of @m's config sample: rx_skb and tx_xmit timed
+ * on 1 packet in N (0.15.0; 1 for older modules and files, which time
+ * every packet)
+ */
+unsigned int nc_model_sample(const struct nc_model *m)
+{
+	return m->info.config.sample > 1 ? m->info.config.sample : 1;
+}
+
+/* nc_untimed_counter - @m's counter <stage>_untimed of stage @s, or -1 */
+static int nc_untimed_counter(const struct nc_model *m, unsigned int s)
+{
+	char name[NC_NAME_LEN + 16];
+
+	snprintf(name, sizeof(name), "%s_untimed", m->stage[s].name);
+	return nc_model_find_counter(m, name);
+}
+
+/*
  * nc_stage_untimed - the events of stage @s on @c that sampling left
  * untimed (CONFIG sample N, 0.15.0: rx_skb and tx_xmit, counted in
  * <stage>_untimed); 0 for every other stage and older snapshots
  */
 uint64_t nc_stage_untimed(const struct nc_model *m, const struct nc_cpu *c, unsigned int s)
 {
-	char name[NC_NAME_LEN + 16];
+	int i = nc_untimed_counter(m, s);
 
-	snprintf(name, sizeof(name), "%s_untimed", m->stage[s].name);
-	return nc_cpu_counter(m, c, name);
+	return i >= 0 ? c->counter[i] : 0;
 }
 
 /*
@@ -256,12 +274,7 @@ uint64_t nc_stage_untimed(const struct nc_model *m, const struct nc_cpu *c, unsi
  */
 bool nc_stage_sampled(const struct nc_model *m, unsigned int s)
 {
-	char name[NC_NAME_LEN + 16];
-
-	if (m->info.config.sample <= 1)
-		return false;
-	snprintf(name, sizeof(name), "%s_untimed", m->stage[s].name);
-	return nc_model_find_counter(m, name) >= 0;
+	return nc_model_sample(m) > 1 && nc_untimed_counter(m, s) >= 0;
 }
 
 /* nc_stage_events - stage @s's events on @c: the timed ones and the untimed */

@@ -38,6 +38,7 @@ bool nc_irq_thread_holds_net_rx(const struct nc_model *m);
 bool nc_ctx_switch_holds_all(const struct nc_model *m);
 bool nc_frames_hold_switch_work(const struct nc_model *m);
 bool nc_syscalls_any_socket(const struct nc_model *m);
+unsigned int nc_model_sample(const struct nc_model *m);
 bool nc_stage_sampled(const struct nc_model *m, unsigned int s);
 uint64_t nc_stage_untimed(const struct nc_model *m, const struct nc_cpu *c, unsigned int s);
 uint64_t nc_stage_events(const struct nc_model *m, const struct nc_cpu *c, unsigned int s);

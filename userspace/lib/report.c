@@ -575,7 +575,7 @@ void nc_print_sampled(FILE *f, const struct nc_model *m)
 	if (n)
 		fprintf(f, " timed on 1 packet in %u (config sample); mean and percentiles\n"
 			"  from the timed packets, events and per-packet figures of all of them\n",
-			m->info.config.sample);
+			nc_model_sample(m));
 }
 
 /* nc_print_footer - how to read the marks, and how exact percentiles are */
@@ -688,8 +688,7 @@ json_t *nc_report_json(const struct nc_model *m, const struct nc_report_opts *o)
 	for (i = 0; i < m->nr_stages; i++)
 		if (nc_stage_sampled(m, i))
 			json_array_append_new(sampled, json_string(m->stage[i].name));
-	json_object_set_new(root, "sample", json_integer(m->info.config.sample > 1 ?
-							 m->info.config.sample : 1));
+	json_object_set_new(root, "sample", json_integer(nc_model_sample(m)));
 	json_object_set_new(root, "sampled_stages", sampled);
 	json_object_update(root, body);
 	json_decref(body);

@@ -321,7 +321,7 @@ static void nc_prom_write(FILE *f, const struct nc_model *m, bool per_cpu)
 		(unsigned long long)info->tsc_khz * 1000);
 	fprintf(f, "# HELP netcost_config_sample rx_skb and tx_xmit timed on 1 packet in this many (config sample); a sampled stage's events are its _count plus its counter <stage>_untimed.\n"
 		"# TYPE netcost_config_sample gauge\nnetcost_config_sample %u\n",
-		info->config.sample > 1 ? info->config.sample : 1);
+		nc_model_sample(m));
 
 	nc_prom_family(f, m, "netcost_stage_cycles", NETCOST_UNIT_CYCLES, false,
 		       "CPU cycles of one event of a packet-path stage, all CPUs.");
