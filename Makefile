@@ -138,7 +138,7 @@ lint-version:
 # the test-only parameters exist in test builds only (issue 21, item 14):
 # the lab's module (NETCOST_TEST=y) has them, "make module"'s (the small
 # kernel's, just built by lint-small-smp) has none
-TEST_PARAMS := fault_attach test_bucket_bias dump_repeat bench_untimed_net test_claim_race test_claim_delay_us test_claim_recheck test_nr_irqs
+TEST_PARAMS := fault_attach test_bucket_bias dump_repeat bench_untimed_net bench_empty_hooks test_claim_race test_claim_delay_us test_claim_recheck test_nr_irqs
 lint-test-params:
 	@k=$(firstword $(LAB_KERNELS)); lab=$(BUILD)/module/$$k/netcost.ko; \
 	user=$(BUILD)/module-small-smp/$(LINT_SMALL_SMP)/netcost.ko; bad=0; \

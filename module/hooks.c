@@ -212,6 +212,50 @@ void nc_fe_dispatch(unsigned long ip, unsigned long parent_ip,
 	}
 }
 
+#ifdef NC_TEST_BUILD
+/*
+ * bench_empty_hooks (test only, at load): every hook attaches as usual,
+ * but to a probe that returns at once: bench/overhead's and qprof's
+ * configuration "hooks", the floor that the dispatch alone costs (the
+ * tracepoint's call, ftrace's trampoline), below which no probe body
+ * can bring the rate.  Extra arguments are harmless to an empty
+ * function in the x86-64 calling convention (no kCFI in these gcc
+ * builds).
+ */
+static bool nc_bench_empty_hooks;
+module_param_named(bench_empty_hooks, nc_bench_empty_hooks, bool, 0444);
+MODULE_PARM_DESC(bench_empty_hooks, "benchmarks only: every hook attached to an empty probe (the dispatch's floor)");
+
+static void nc_tp_empty(void *data)
+{
+}
+
+static void nc_fe_empty(unsigned long ip, unsigned long parent_ip,
+			struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+}
+
+static void *nc_hook_probe(const struct nc_hook *h)
+{
+	return nc_bench_empty_hooks ? (void *)nc_tp_empty : h->probe;
+}
+
+static ftrace_func_t nc_fe_func(void)
+{
+	return nc_bench_empty_hooks ? nc_fe_empty : nc_fe_dispatch;
+}
+#else
+static void *nc_hook_probe(const struct nc_hook *h)
+{
+	return h->probe;
+}
+
+static ftrace_func_t nc_fe_func(void)
+{
+	return nc_fe_dispatch;
+}
+#endif
+
 /*
  * nc_fe_addr - the ftrace call site of @sym, or 0: kallsyms_lookup_name()
  * is not exported, a kprobe on the symbol's entry resolves it (kprobes
@@ -239,7 +283,7 @@ static int nc_hook_attach_fentry(struct nc_hook *h, const char *sym)
 		return -ENOENT;
 	if (!nc_fops_funcs) {
 		memset(&nc_fops, 0, sizeof(nc_fops));
-		nc_fops.func = nc_fe_dispatch;
+		nc_fops.func = nc_fe_func();
 	}
 	/* the address is in place before the first call can come */
 	WRITE_ONCE(h->fe_ip, addr);
@@ -340,7 +384,7 @@ static int nc_hook_attach(struct nc_hook *h)
 	if (h->kind == NETCOST_HOOK_TRACEPOINT) {
 		if (!h->tp)
 			return -ENOENT;
-		err = tracepoint_probe_register(h->tp, h->probe, h);
+		err = tracepoint_probe_register(h->tp, nc_hook_probe(h), h);
 	} else {
 		err = nc_hook_attach_function(h);
 	}
@@ -355,7 +399,7 @@ static void nc_hook_detach(struct nc_hook *h)
 	if (!h->attached)
 		return;
 	if (h->kind == NETCOST_HOOK_TRACEPOINT)
-		tracepoint_probe_unregister(h->tp, h->probe, h);
+		tracepoint_probe_unregister(h->tp, nc_hook_probe(h), h);
 	else
 		nc_hook_detach_fentry(h);
 	h->attached = false;

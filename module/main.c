@@ -59,7 +59,7 @@ MODULE_PARM_DESC(open_read, "let users without CAP_NET_ADMIN read timings (a sid
 
 /*
  * The test-only parameters (dump_repeat and bench_untimed_net here,
- * fault_attach in hooks.c, test_bucket_bias in hist.c,
+ * fault_attach and bench_empty_hooks in hooks.c, test_bucket_bias in hist.c,
  * test_claim_race, test_claim_delay_us and test_claim_recheck in tasks.c)
  * exist only in a test build (NETCOST_TEST=y: the lab's modules, "make
  * module-K"); the module users build (DKMS, "make module") has none of

@@ -158,6 +158,11 @@ struct nc_cpu {
 	 */
 	struct task_struct *switch_next;
 	struct nc_task *switch_slot;
+	/*
+	 * the slot this CPU last found for the task running on it, or NULL
+	 * (nc_task_cur(): checked, not trusted)
+	 */
+	struct nc_task *cur_slot;
 	u32 sample_rnd;			/* xorshift32 state of nc_sampled(), never 0 */
 	s32 sample_left[NC_SAMPLE_KINDS]; /* events of each kind to the next timed one */
 };

@@ -218,12 +218,12 @@ void nc_fe_irq_thread(void *hook, struct ftrace_regs *fregs)
 	t0 = nc_hit(hook);
 	action = fregs ? (void *)nc_fe_arg(fregs, 1) : NULL;
 	if (!action || !nc_irq_is_nic(action->irq, action->name)) {
-		t = nc_task_find(current);
+		t = nc_task_cur();
 		if (t)
 			t->frames &= ~NC_FRAME_IRQ_THREAD;
 		goto out;
 	}
-	t = nc_task_get(current);
+	t = nc_task_cur_get();
 	if (!t)
 		goto out;
 	if (t->frames & NC_FRAME_IRQ_THREAD) {
@@ -262,7 +262,7 @@ static noinline void nc_irq_thread_stop(void *hook)
 	u64 t0;
 
 	preempt_disable_notrace();
-	t = nc_task_find(current);
+	t = nc_task_cur();
 	if (!t || !(t->frames & NC_FRAME_IRQ_THREAD) || !t->thr_worked)
 		goto out;
 	nc_stamp(this_nc_cpu(), &st);

@@ -75,7 +75,7 @@
  */
 static noinline bool nc_napi_thread_poll(const struct nc_stamp *st, u64 *cycles)
 {
-	struct nc_task *t = nc_task_find(current);
+	struct nc_task *t = nc_task_cur();
 
 	if (!t || !(t->frames & NC_FRAME_NAPI_THREAD))
 		return false;
@@ -109,7 +109,7 @@ void nc_napi_thread_mark(void *hook)
 	 */
 	nc_stamp(this_nc_cpu(), &st);
 	t0 = nc_hit(hook);
-	t = nc_task_get(current);
+	t = nc_task_cur_get();
 	if (!t) {
 		nc_probe_end(t0);
 		goto out;
@@ -148,7 +148,7 @@ out:
 static __always_inline struct nc_bh *nc_poll_bh(struct nc_cpu *c)
 {
 #if NC_BH_PER_TASK
-	struct nc_task *t = nc_task_find(current);
+	struct nc_task *t = nc_task_cur();
 
 	return t ? &t->bh : NULL;
 #else

@@ -66,10 +66,11 @@ void nc_tp_sched_switch(void *data, bool preempt, struct task_struct *prev,
 		nc_count(NETCOST_CTR_CTX_SWITCHES_KSOFTIRQD, 1);
 	/*
 	 * the waiting stages follow IRQ threads and ksoftirqd from here on;
-	 * an exiting one gets no new slot (sched_process_exit freed its own)
+	 * an exiting one gets no new slot (sched_process_exit freed its own);
+	 * @prev is the running task still
 	 */
 	tp = kp != NC_TASK_OTHER && nc_wait_on() && !(prev->flags & PF_EXITING) ?
-	     nc_task_get(prev) : nc_task_find(prev);
+	     nc_task_cur_get() : nc_task_cur();
 	tn = nc_task_find(next);
 
 	nc_wait_switch(preempt, prev_state, prev, tp, kp, next, tn, kn);
@@ -121,8 +122,11 @@ static __always_inline void nc_finish_task_switch(void *hook)
 		c->switch_start = 0;
 		nc_record(c->switch_stage, nc_net(st.now, start, 0));
 	}
-	t = c->switch_next == current ? c->switch_slot : nc_task_find(current);
+	t = c->switch_next == current ? c->switch_slot : nc_task_cur();
 	c->switch_next = NULL;
+	/* the running task's slot for nc_task_cur() */
+	if (t)
+		c->cur_slot = t;
 	nc_wait_flush();
 	nc_probe_end(t0);
 	/*

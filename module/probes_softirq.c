@@ -51,7 +51,7 @@ static const enum netcost_counter nc_net_rx_where[] = {
 /* nc_softirq_in_thread - NET_RX in an IRQ thread: in a NIC run, or not */
 static enum nc_softirq_ctx nc_softirq_in_thread(void)
 {
-	struct nc_task *t = nc_task_find(current);
+	struct nc_task *t = nc_task_cur();
 
 	return t && (t->frames & NC_FRAME_IRQ_THREAD) ?
 	       NC_IN_IRQ_THREAD : NC_IN_OTHER_IRQ_THREAD;

@@ -113,7 +113,7 @@ static noinline void nc_sys_enter(void *data, struct pt_regs *regs, int stage)
 
 	if (in_compat_syscall() || !nc_sys_inet(regs))
 		goto out;
-	t = nc_task_get(current);
+	t = nc_task_cur_get();
 	if (!t)
 		goto out;
 	nc_probe_end(t0);
@@ -164,7 +164,7 @@ void nc_fe_busy_loop(void *hook, struct ftrace_regs *fregs)
 
 	preempt_disable_notrace();
 	t0 = nc_hit(hook);
-	t = nc_task_find(current);
+	t = nc_task_cur();
 	if (!t || !(t->frames & NC_FRAME_SYSCALL) ||
 	    t->sys_dir != NETCOST_STAGE_SYSCALL_RX)
 		goto out;
@@ -201,7 +201,7 @@ void nc_busy_poll_mark(const struct napi_struct *napi, int work,
 
 	if (work > 0 && test_bit(NAPI_STATE_IN_BUSY_POLL, &napi->state))
 		nc_count(NETCOST_CTR_BUSY_POLL_PACKETS, work);
-	t = nc_task_find(current);
+	t = nc_task_cur();
 	if (!t || !(t->frames & NC_FRAME_BUSY_POLL))
 		return;
 	nc_task_settle(t, st);
@@ -222,7 +222,7 @@ static noinline void nc_sys_exit(void *data)
 
 	nc_stamp(this_nc_cpu(), &st);
 	t0 = nc_hit(data);
-	t = nc_task_find(current);
+	t = nc_task_cur();
 	if (!t || !(t->frames & NC_FRAME_SYSCALL))
 		goto out;
 	nc_task_settle(t, &st);

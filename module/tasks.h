@@ -198,6 +198,41 @@ static __always_inline struct nc_task *nc_task_find(struct task_struct *p)
 struct nc_task *__nc_task_get(struct task_struct *p);
 
 /*
+ * nc_task_cur - the running task's slot, or NULL.  Most look-ups are of
+ * the running task, and most come in runs of the same task (the packet
+ * path's probes ask about five times a packet), so each CPU keeps the
+ * slot it last found for a running task (nc_cpu.cur_slot) and checks it
+ * first, as nc_task_find() checks a slot: the task, then its pid.  A slot
+ * freed or taken by another task since fails the check; the table moves
+ * no task, so a slot that passes is the task's.  Preemption off.
+ */
+static __always_inline struct nc_task *nc_task_cur(void)
+{
+	struct task_struct *p = current;
+	struct nc_task *t = this_cpu_read(nc_cpu.cur_slot);
+
+	if (likely(t && READ_ONCE(t->task) == p && READ_ONCE(t->pid) == p->pid))
+		return t;
+	t = nc_task_find(p);
+	if (t)
+		this_cpu_write(nc_cpu.cur_slot, t);
+	return t;
+}
+
+/* nc_task_cur_get - the running task's slot, claimed if it has none */
+static __always_inline struct nc_task *nc_task_cur_get(void)
+{
+	struct nc_task *t = nc_task_cur();
+
+	if (t)
+		return t;
+	t = __nc_task_get(current);
+	if (t)
+		this_cpu_write(nc_cpu.cur_slot, t);
+	return t;
+}
+
+/*
  * nc_task_get - @p's slot, claimed if @p has none (NULL: the table is
  * full).  Most calls find one (IRQ threads and ksoftirqd keep theirs):
  * the look-up is inline, the claim is not.
@@ -324,14 +359,14 @@ static inline void nc_bh_put(struct nc_bh *b)
  */
 static __always_inline struct nc_bh *nc_bh_find(struct nc_cpu *c)
 {
-	struct nc_task *t = nc_task_find(current);
+	struct nc_task *t = nc_task_cur();
 
 	return t && (t->frames & NC_FRAME_BH) ? &t->bh : NULL;
 }
 
 static __always_inline struct nc_bh *nc_bh_get(struct nc_cpu *c)
 {
-	struct nc_task *t = nc_task_get(current);
+	struct nc_task *t = nc_task_cur_get();
 
 	if (!t)
 		return NULL;
@@ -351,7 +386,9 @@ static __always_inline void nc_bh_put(struct nc_bh *b)
 	    b->rx_skip)
 		return;
 	t->frames &= ~NC_FRAME_BH;
-	nc_task_put(t);
+	/* a run still open in it (an IRQ or NAPI thread's) keeps it: no call */
+	if (!t->frames)
+		nc_task_put(t);
 }
 #endif
 

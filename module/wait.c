@@ -301,7 +301,7 @@ static u8 nc_waker(void)
 	}
 	if (in_serving_softirq())
 		return NC_WAKER_SOFTIRQ;
-	t = nc_task_find(current);
+	t = nc_task_cur();
 	return t && t->load ? NC_WAKER_LOAD : NC_WAKER_OTHER;
 }
 
