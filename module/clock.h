@@ -197,16 +197,28 @@ static __always_inline bool nc_rx_marked(const struct nc_frame *f, bool mark)
 	return mark && f->depth == 1 && f->owner == current;
 }
 
+/*
+ * nc_frame_record - rx or tx frame @f closes at @st: its net cycles are
+ * one event of @stage, or, left untimed by sampling, one in the stage's
+ * _untimed counter
+ */
+static __always_inline void nc_frame_record(struct nc_frame *f, enum netcost_stage stage,
+					    const struct nc_stamp *st)
+{
+	if (unlikely(f->untimed)) {
+		f->depth = 0;
+		nc_count(stage == NETCOST_STAGE_RX_SKB ? NETCOST_CTR_RX_SKB_UNTIMED :
+			 NETCOST_CTR_TX_XMIT_UNTIMED, 1);
+		return;
+	}
+	nc_record(stage, nc_frame_end(f, st));
+}
+
 static __always_inline void nc_rx_marked_end(struct nc_frame *f, const struct nc_stamp *st)
 {
 	f->flush = false;
 	f->backlog = false;
-	if (unlikely(f->untimed)) {
-		f->depth = 0;
-		nc_count(NETCOST_CTR_RX_SKB_UNTIMED, 1);
-		return;
-	}
-	nc_record(NETCOST_STAGE_RX_SKB, nc_frame_end(f, st));
+	nc_frame_record(f, NETCOST_STAGE_RX_SKB, st);
 }
 
 static __always_inline bool nc_rx_flush_end(struct nc_bh *b, const struct nc_stamp *st)

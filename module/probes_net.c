@@ -247,6 +247,23 @@ static __always_inline bool nc_frame_unnest(struct nc_frame *f)
 }
 
 /*
+ * nc_frame_start - open @f at a stamp taken now, or without one where
+ * sampling leaves this event of @kind untimed (nc_sampled())
+ */
+static __always_inline void nc_frame_start(struct nc_cpu *c, struct nc_frame *f,
+					   enum nc_sample_kind kind)
+{
+	struct nc_stamp st;
+
+	if (!nc_sampled(c, kind)) {
+		nc_frame_begin_untimed(f);
+		return;
+	}
+	nc_stamp(c, &st);
+	nc_frame_begin(f, &st);
+}
+
+/*
  * nc_frame_open - open @f now, or nest into it; the probe sample ends.
  * @f is in softirq frames from nc_bh_get().  A GRO flush list still open
  * in @f (nc_rx_flush_end()) ends first.  A packet that sampling leaves
@@ -261,18 +278,9 @@ static __always_inline void nc_frame_open(struct nc_cpu *c, struct nc_frame *f,
 		nc_stamp(c, &st);
 		nc_rx_marked_end(f, &st);
 	}
-	if (nc_frame_nest(f)) {
-		nc_probe_end(t0);
-		return;
-	}
-	if (!nc_sampled(c, kind)) {
-		nc_frame_begin_untimed(f);
-		nc_probe_end(t0);
-		return;
-	}
 	nc_probe_end(t0);
-	nc_stamp(c, &st);
-	nc_frame_begin(f, &st);
+	if (!nc_frame_nest(f))
+		nc_frame_start(c, f, kind);
 }
 
 /*
@@ -286,11 +294,7 @@ static __always_inline void nc_frame_close(struct nc_bh *b, struct nc_frame *f,
 {
 	if (!nc_frame_unnest(f))
 		return;
-	if (unlikely(f->untimed))
-		nc_count(stage == NETCOST_STAGE_RX_SKB ? NETCOST_CTR_RX_SKB_UNTIMED :
-			 NETCOST_CTR_TX_XMIT_UNTIMED, 1);
-	else
-		nc_record(stage, nc_frame_end(f, st));
+	nc_frame_record(f, stage, st);
 	nc_bh_put(b);
 }
 
@@ -394,19 +398,13 @@ void nc_fe_process_backlog(void *hook, struct ftrace_regs *fregs)
 static noinline void nc_rx_open_marked(struct nc_cpu *c, bool backlog, u64 t0)
 {
 	struct nc_bh *b = nc_bh_get(c);
-	struct nc_stamp st;
 
 	nc_probe_end(t0);
 	if (!b)
 		return;
 	if (backlog)
 		b->poll_rx++;
-	if (nc_sampled(c, NC_SAMPLE_RX_MARKED)) {
-		nc_stamp(c, &st);
-		nc_frame_begin(&b->rx, &st);
-	} else {
-		nc_frame_begin_untimed(&b->rx);
-	}
+	nc_frame_start(c, &b->rx, NC_SAMPLE_RX_MARKED);
 	b->rx.backlog = backlog;
 	b->rx.flush = !backlog;
 }
