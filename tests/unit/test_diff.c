@@ -24,6 +24,28 @@
 
 #define NEAR(a, b)	(fabs((double)(a) - (double)(b)) < 1e-9 * fmax(1, fabs((double)(b))))
 
+/* a pair of models and their diff for one test, freed after it */
+struct pair {
+	struct nc_model m[2];
+	struct nc_diff d;
+};
+
+static int pair_setup(void **state)
+{
+	*state = calloc(1, sizeof(struct pair));
+	return *state ? 0 : -1;
+}
+
+static int pair_teardown(void **state)
+{
+	struct pair *p = *state;
+
+	nc_model_free(&p->m[0]);
+	nc_model_free(&p->m[1]);
+	free(p);
+	return 0;
+}
+
 /* tiny - a model with exact figures: @pkts rx packets and per-packet costs */
 static void tiny(struct nc_model *m, uint64_t pkts, double hardirq, double syscall_rx,
 		 double napi, uint32_t tsc_khz)
@@ -59,11 +81,11 @@ static const struct nc_diff_stage *find(const struct nc_diff *d, const char *nam
 /* exact figures: per packet, ratio, delta, shares, order, ns */
 static void test_exact(void **state)
 {
-	struct nc_model *a = calloc(2, sizeof(*a)), *b = a + 1;
-	struct nc_diff *d = calloc(1, sizeof(*d));
+	struct pair *p = *state;
+	struct nc_model *a = &p->m[0], *b = &p->m[1];
+	struct nc_diff *d = &p->d;
 	const struct nc_diff_stage *h, *s, *n;
 
-	(void)state;
 	tiny(a, 10, 100, 200, 1000, 2000000);		/* 2 cycles per ns */
 	tiny(b, 20, 150, 450, 1000, 1000000);		/* 1 cycle per ns */
 	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), 0);
@@ -93,22 +115,18 @@ static void test_exact(void **state)
 	assert_int_equal(d->nr_warnings, 2);
 	assert_non_null(strstr(d->warning[0], "TSC rates differ"));
 	assert_non_null(strstr(d->warning[1], "loads differ"));
-	nc_model_free(a);
-	nc_model_free(b);
-	free(a);
-	free(d);
 }
 
 /* stock vs PREEMPT_RT: shares add up, a stage only B has, ratios */
 static void test_synthetic_rt(void **state)
 {
-	struct nc_model *a = calloc(2, sizeof(*a)), *b = a + 1;
-	struct nc_diff *d = calloc(1, sizeof(*d));
+	struct pair *p = *state;
+	struct nc_model *a = &p->m[0], *b = &p->m[1];
+	struct nc_diff *d = &p->d;
 	const struct nc_diff_stage *t;
 	double share = 0, delta = 0;
 	unsigned int i;
 
-	(void)state;
 	nc_model_init(a);
 	nc_model_init(b);
 	synth_model(a, false, true);
@@ -130,20 +148,16 @@ static void test_synthetic_rt(void **state)
 	assert_true(t->a == 0 && t->b > 0 && t->ratio == -1 && t->ks < 0);
 	t = find(d, "hardirq");
 	assert_true(t->ratio < 0.5 && t->ks > 0.9);	/* the RT hardirq only wakes the thread */
-	nc_model_free(a);
-	nc_model_free(b);
-	free(a);
-	free(d);
 }
 
 /* warnings when the runs differ; exit 7 without packets */
 static void test_warnings_and_no_packets(void **state)
 {
-	struct nc_model *a = calloc(2, sizeof(*a)), *b = a + 1;
-	struct nc_diff *d = calloc(1, sizeof(*d));
+	struct pair *p = *state;
+	struct nc_model *a = &p->m[0], *b = &p->m[1];
+	struct nc_diff *d = &p->d;
 	int rx;
 
-	(void)state;
 	nc_model_init(a);
 	nc_model_init(b);
 	synth_model(a, false, true);
@@ -207,23 +221,19 @@ static void test_warnings_and_no_packets(void **state)
 	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), NC_EXIT_NO_PACKETS);
 	nc_err_quiet = false;
 	assert_non_null(strstr(nc_last_err, "b: no rx packets"));
-	nc_model_free(a);
-	nc_model_free(b);
-	free(a);
-	free(d);
 }
 
 /* the printed forms: text names the ratio, JSON parses back */
 static void test_print(void **state)
 {
-	struct nc_model *a = calloc(2, sizeof(*a)), *b = a + 1;
-	struct nc_diff *d = calloc(1, sizeof(*d));
+	struct pair *p = *state;
+	struct nc_model *a = &p->m[0], *b = &p->m[1];
+	struct nc_diff *d = &p->d;
 	char *buf = NULL;
 	size_t len = 0;
 	json_t *o;
 	FILE *f;
 
-	(void)state;
 	tiny(a, 10, 100, 200, 1000, 2000000);
 	tiny(b, 10, 150, 450, 1000, 2000000);
 	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), 0);
@@ -249,10 +259,6 @@ static void test_print(void **state)
 	assert_int_equal(json_integer_value(json_object_get(o, "schema")), NC_SNAPSHOT_SCHEMA);
 	json_decref(o);
 	free(buf);
-	nc_model_free(a);
-	nc_model_free(b);
-	free(a);
-	free(d);
 }
 
 /*
@@ -261,8 +267,9 @@ static void test_print(void **state)
  */
 static void test_waiting_section(void **state)
 {
-	struct nc_model *a = calloc(2, sizeof(*a)), *b = a + 1;
-	struct nc_diff *d = calloc(1, sizeof(*d));
+	struct pair *p = *state;
+	struct nc_model *a = &p->m[0], *b = &p->m[1];
+	struct nc_diff *d = &p->d;
 	const char *nested, *waiting, *napi, *runq, *blocked;
 	char *buf = NULL;
 	size_t len = 0;
@@ -270,7 +277,6 @@ static void test_waiting_section(void **state)
 	FILE *f;
 	int i;
 
-	(void)state;
 	tiny(a, 10, 100, 200, 1000, 2000000);
 	tiny(b, 10, 150, 450, 1000, 2000000);
 	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), 0);
@@ -301,10 +307,6 @@ static void test_waiting_section(void **state)
 	assert_non_null(blocked);
 	assert_true(nested < napi && napi < waiting && waiting < runq && runq < blocked);
 	free(buf);
-	nc_model_free(a);
-	nc_model_free(b);
-	free(a);
-	free(d);
 }
 
 /* diff_out - what nc_diff_print() prints of @d, text or (@json) JSON */
@@ -350,11 +352,11 @@ static json_t *json_stage(json_t *o, const char *name)
  */
 static void test_undefined_figures(void **state)
 {
-	struct nc_model *a = calloc(2, sizeof(*a)), *b = a + 1;
-	struct nc_diff *d = calloc(1, sizeof(*d));
+	struct pair *p = *state;
+	struct nc_model *a = &p->m[0], *b = &p->m[1];
+	struct nc_diff *d = &p->d;
 	json_t *o;
 
-	(void)state;
 	/* A's hardirq costs 0 per packet: B/A is undefined */
 	tiny(a, 10, 0, 200, 1000, 2000000);
 	tiny(b, 10, 150, 450, 1000, 2000000);
@@ -419,21 +421,17 @@ static void test_undefined_figures(void **state)
 	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), NC_EXIT_NO_PACKETS);
 	nc_err_quiet = false;
 	assert_non_null(strstr(nc_last_err, "b: no rx packets and no tx packets"));
-	nc_model_free(a);
-	nc_model_free(b);
-	free(a);
-	free(d);
 }
 
 /* a sampled side (config sample, 0.15.0): its heading and the JSON say so */
 static void test_sampled_heading(void **state)
 {
-	struct nc_model *a = calloc(2, sizeof(*a)), *b = a + 1;
-	struct nc_diff *d = calloc(1, sizeof(*d));
+	struct pair *p = *state;
+	struct nc_model *a = &p->m[0], *b = &p->m[1];
+	struct nc_diff *d = &p->d;
 	json_t *o;
 	char *txt;
 
-	(void)state;
 	nc_model_init(a);
 	nc_model_init(b);
 	synth_model(a, false, true);
@@ -448,10 +446,6 @@ static void test_sampled_heading(void **state)
 	assert_int_equal(json_integer_value(json_object_get(o, "a_sample")), 64);
 	assert_int_equal(json_integer_value(json_object_get(o, "b_sample")), 1);
 	json_decref(o);
-	nc_model_free(a);
-	nc_model_free(b);
-	free(a);
-	free(d);
 }
 
 /*
@@ -460,15 +454,15 @@ static void test_sampled_heading(void **state)
  */
 static void test_share_and_cpus(void **state)
 {
-	struct nc_model *a = calloc(2, sizeof(*a)), *b = a + 1;
-	struct nc_diff *d = calloc(1, sizeof(*d));
+	struct pair *p = *state;
+	struct nc_model *a = &p->m[0], *b = &p->m[1];
+	struct nc_diff *d = &p->d;
 	char *buf = NULL;
 	size_t len = 0;
 	unsigned int i;
 	FILE *f;
 	json_t *o;
 
-	(void)state;
 	tiny(a, 10, 100, 200, 1000, 2000000);
 	tiny(b, 20, 100, 200, 1000, 2000000);
 	assert_int_equal(nc_diff_compute(d, a, "a", b, "b"), 0);
@@ -499,10 +493,6 @@ static void test_share_and_cpus(void **state)
 			break;
 	if (i == d->nr_warnings)
 		fail_msg("no warning about different CPU sets (%u warnings)", d->nr_warnings);
-	nc_model_free(a);
-	nc_model_free(b);
-	free(a);
-	free(d);
 }
 
 /*
@@ -558,14 +548,14 @@ static json_t *napi_side(json_t *o, const char *dev, const char *side)
  */
 static void test_napi_by_device(void **state)
 {
-	struct nc_model *a = calloc(2, sizeof(*a)), *b = a + 1;
-	struct nc_diff *d = calloc(1, sizeof(*d));
+	struct pair *p = *state;
+	struct nc_model *a = &p->m[0], *b = &p->m[1];
+	struct nc_diff *d = &p->d;
 	const struct nc_napi_dev *eth0, *eth1, *bl;
 	char *text, w[8][32], dev[16];
 	json_t *o, *v, *na;
 	unsigned int i;
 
-	(void)state;
 	/*
 	 * neither side has instances (snapshots before 0.9.0): no section,
 	 * "napi" and "napi_instances" [] (test_napi_instances() pairs them)
@@ -682,10 +672,6 @@ static void test_napi_by_device(void **state)
 			break;
 	if (i == d->nr_warnings)
 		fail_msg("no warning about the NAPI devices left out (%u warnings)", d->nr_warnings);
-	nc_model_free(a);
-	nc_model_free(b);
-	free(a);
-	free(d);
 }
 
 /*
@@ -957,15 +943,15 @@ static void test_napi_instances(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_exact),
-		cmocka_unit_test(test_synthetic_rt),
-		cmocka_unit_test(test_warnings_and_no_packets),
-		cmocka_unit_test(test_print),
-		cmocka_unit_test(test_waiting_section),
-		cmocka_unit_test(test_undefined_figures),
-		cmocka_unit_test(test_sampled_heading),
-		cmocka_unit_test(test_share_and_cpus),
-		cmocka_unit_test(test_napi_by_device),
+		cmocka_unit_test_setup_teardown(test_exact, pair_setup, pair_teardown),
+		cmocka_unit_test_setup_teardown(test_synthetic_rt, pair_setup, pair_teardown),
+		cmocka_unit_test_setup_teardown(test_warnings_and_no_packets, pair_setup, pair_teardown),
+		cmocka_unit_test_setup_teardown(test_print, pair_setup, pair_teardown),
+		cmocka_unit_test_setup_teardown(test_waiting_section, pair_setup, pair_teardown),
+		cmocka_unit_test_setup_teardown(test_undefined_figures, pair_setup, pair_teardown),
+		cmocka_unit_test_setup_teardown(test_sampled_heading, pair_setup, pair_teardown),
+		cmocka_unit_test_setup_teardown(test_share_and_cpus, pair_setup, pair_teardown),
+		cmocka_unit_test_setup_teardown(test_napi_by_device, pair_setup, pair_teardown),
 		cmocka_unit_test(test_napi_instances),
 	};
 
